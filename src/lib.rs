@@ -1,0 +1,18 @@
+//! Rukav: a chess engine for crazyhouse, bughouse, antichess, giveaway,
+//! King's chess and chess.
+//!
+//! Layers, each depending only on those before it:
+//! `types -> attacks -> rules -> position/movegen -> perft -> eval -> search -> engine -> uci`.
+
+pub mod attacks;
+pub mod movegen;
+pub mod perft;
+pub mod position;
+pub mod rules;
+pub mod types;
+pub mod zobrist;
+
+pub use movegen::{MoveList, MoveSink};
+pub use position::{FenError, Position};
+pub use rules::{Rules, Variant};
+pub use types::{Bitboard, Color, Move, MoveKind, Piece, PieceType, Square};

@@ -1,0 +1,509 @@
+//! Legal move generation for every variant, with drops and house rules.
+//!
+//! The generator writes into a [`MoveSink`]: a [`MoveList`] collects moves,
+//! a [`MoveCounter`] only counts them (bulk counting at the last perft ply:
+//! a set of drop targets costs one popcount).
+
+use crate::attacks;
+use crate::position::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
+use crate::rules::PawnDrop2nd;
+use crate::types::{Bitboard, Color, Move, PieceType, Square};
+use arrayvec::ArrayVec;
+
+/// Capacity of a move list. Real crazyhouse positions exceed 256 legal moves
+/// (301 in the perft suite); 1024 is far above anything a position can have.
+pub const MAX_MOVES: usize = 1024;
+
+/// Where generated moves go.
+pub trait MoveSink {
+    /// One move.
+    fn push(&mut self, m: Move);
+    /// Number of moves received so far.
+    fn len(&self) -> usize;
+    /// Is it still empty?
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Plain moves from `from` to every square of `targets`.
+    #[inline(always)]
+    fn push_targets(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::normal(from, to));
+        }
+    }
+    /// Plain pawn moves to every square of `targets`, each from `to - delta`.
+    #[inline(always)]
+    fn push_pawns(&mut self, targets: Bitboard, delta: i8) {
+        for to in targets {
+            self.push(Move::normal(to.offset(-delta), to));
+        }
+    }
+    /// Promotions to every square of `targets`, from `to - delta`.
+    #[inline(always)]
+    fn push_promotions(&mut self, targets: Bitboard, delta: i8, to_king: bool) {
+        for to in targets {
+            let from = to.offset(-delta);
+            for k in [
+                PieceType::Queen,
+                PieceType::Knight,
+                PieceType::Rook,
+                PieceType::Bishop,
+            ] {
+                self.push(Move::promotion(from, to, k));
+            }
+            if to_king {
+                self.push(Move::promotion(from, to, PieceType::King));
+            }
+        }
+    }
+    /// Drops of `piece` on every square of `targets`.
+    #[inline(always)]
+    fn push_drops(&mut self, piece: PieceType, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::drop(piece, to));
+        }
+    }
+}
+
+/// A list of moves on the stack.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        // The capacity is far above any position's move count; a move beyond it
+        // is dropped rather than aborting the engine.
+        let _ = self.try_push(m);
+    }
+    #[inline(always)]
+    fn len(&self) -> usize {
+        ArrayVec::len(self)
+    }
+}
+
+/// Counts moves without storing them.
+#[derive(Default)]
+pub struct MoveCounter(pub usize);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn push(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.0
+    }
+    #[inline(always)]
+    fn push_targets(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += targets.count() as usize;
+    }
+    #[inline(always)]
+    fn push_pawns(&mut self, targets: Bitboard, _delta: i8) {
+        self.0 += targets.count() as usize;
+    }
+    #[inline(always)]
+    fn push_promotions(&mut self, targets: Bitboard, _delta: i8, to_king: bool) {
+        self.0 += targets.count() as usize * if to_king { 5 } else { 4 };
+    }
+    #[inline(always)]
+    fn push_drops(&mut self, _piece: PieceType, targets: Bitboard) {
+        self.0 += targets.count() as usize;
+    }
+}
+
+/// Pawn move deltas for a colour: (push, capture towards file+1, towards file-1).
+#[inline(always)]
+const fn pawn_deltas(us: Color) -> (i8, i8, i8) {
+    match us {
+        Color::White => (8, 9, 7),
+        Color::Black => (-8, -7, -9),
+    }
+}
+
+#[inline(always)]
+fn shift(b: Bitboard, delta: i8) -> Bitboard {
+    if delta > 0 {
+        Bitboard(b.0 << delta)
+    } else {
+        Bitboard(b.0 >> -delta)
+    }
+}
+
+/// Pawns shifted one step diagonally towards file+1 (`east`) or file-1.
+#[inline(always)]
+fn pawn_capture_shift(b: Bitboard, us: Color, east: bool) -> Bitboard {
+    let (_, de, dw) = pawn_deltas(us);
+    if east {
+        shift(b & !Bitboard::FILE_H, de)
+    } else {
+        shift(b & !Bitboard::FILE_A, dw)
+    }
+}
+
+impl Position {
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list
+    }
+
+    /// Number of legal moves (bulk counted).
+    pub fn count_legal(&self) -> usize {
+        let mut c = MoveCounter::default();
+        self.generate(&mut c);
+        c.0
+    }
+
+    /// Is there at least one legal move?
+    pub fn has_legal_move(&self) -> bool {
+        self.count_legal() > 0
+    }
+
+    /// Is `m` legal here?
+    pub fn is_legal(&self, m: Move) -> bool {
+        !m.is_null() && self.legal_moves().contains(&m)
+    }
+
+    /// Generates every legal move into `sink`.
+    #[inline]
+    pub fn generate<S: MoveSink>(&self, sink: &mut S) {
+        if self.rules().royal_king {
+            self.generate_royal(sink, self.duty_pending());
+        } else {
+            self.generate_antichess(sink);
+        }
+    }
+
+    /// Legal moves ignoring the King's-chess duty (all chess-legal moves).
+    pub fn generate_ignoring_duty<S: MoveSink>(&self, sink: &mut S) {
+        if self.rules().royal_king {
+            self.generate_royal(sink, false);
+        } else {
+            self.generate_antichess(sink);
+        }
+    }
+
+    /// Our pieces pinned to our king.
+    #[inline]
+    pub fn pinned(&self, us: Color) -> Bitboard {
+        let them = us.flip();
+        let ksq = self.king_sq(us);
+        let occ = self.occupied();
+        let rq = self.pieces(them, PieceType::Rook) | self.pieces(them, PieceType::Queen);
+        let bq = self.pieces(them, PieceType::Bishop) | self.pieces(them, PieceType::Queen);
+        let snipers = (attacks::rook(ksq, Bitboard::EMPTY) & rq)
+            | (attacks::bishop(ksq, Bitboard::EMPTY) & bq);
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let b = attacks::between(ksq, s) & occ;
+            if !b.more_than_one() && b.nonempty() {
+                pinned |= b & self.color_bb(us);
+            }
+        }
+        pinned
+    }
+
+    /// Squares where a piece of `kind` of the side to move would attack the enemy king.
+    #[inline]
+    pub fn check_squares(&self, kind: PieceType) -> Bitboard {
+        let them = self.side_to_move().flip();
+        let k = self.pieces(them, PieceType::King);
+        if k.is_empty() {
+            return Bitboard::EMPTY;
+        }
+        let ksq = k.lsb();
+        let occ = self.occupied();
+        match kind {
+            PieceType::Pawn => attacks::pawn(them, ksq),
+            PieceType::Knight => attacks::knight(ksq),
+            PieceType::Bishop => attacks::bishop(ksq, occ),
+            PieceType::Rook => attacks::rook(ksq, occ),
+            PieceType::Queen => attacks::queen(ksq, occ),
+            PieceType::King => Bitboard::EMPTY,
+        }
+    }
+
+    /// DropMate=false: would dropping `kind` on `to` checkmate?
+    fn drop_mates(&self, kind: PieceType, to: Square) -> bool {
+        let mut child = *self;
+        child.make_move(Move::drop(kind, to));
+        if !child.in_check() {
+            return false;
+        }
+        // Replies are judged under the ordinary rules: a mating drop reply counts.
+        let mut rules = *child.rules();
+        rules.drop_mate = true;
+        child.set_rules(rules);
+        !child.has_legal_move()
+    }
+
+    fn generate_royal<S: MoveSink>(&self, sink: &mut S, duty_only: bool) {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let occ = self.occupied();
+        let ours = self.color_bb(us);
+        let theirs = self.color_bb(them);
+        let ksq = self.king_sq(us);
+        let checkers = self.checkers();
+
+        // King moves.
+        let occ_without_king = occ ^ ksq.bb();
+        for to in attacks::king(ksq) & !ours {
+            if !self.attacked_by(to, them, occ_without_king) {
+                sink.push(Move::normal(ksq, to));
+            }
+        }
+        if checkers.more_than_one() {
+            return;
+        }
+        if checkers.is_empty() && self.rules().castling {
+            self.generate_castling(sink, true);
+        }
+        if duty_only {
+            return;
+        }
+        let (target, drop_target) = if checkers.nonempty() {
+            let b = attacks::between(ksq, checkers.lsb());
+            (b | checkers, b)
+        } else {
+            (!ours, !occ)
+        };
+        let pinned = self.pinned(us);
+
+        for from in self.pieces(us, PieceType::Knight) & !pinned {
+            sink.push_targets(from, attacks::knight(from) & target);
+        }
+        let diag = self.pieces(us, PieceType::Bishop) | self.pieces(us, PieceType::Queen);
+        for from in diag {
+            let mut t = attacks::bishop(from, occ) & target;
+            if pinned.has(from) {
+                t &= attacks::line(ksq, from);
+            }
+            sink.push_targets(from, t);
+        }
+        let ortho = self.pieces(us, PieceType::Rook) | self.pieces(us, PieceType::Queen);
+        for from in ortho {
+            let mut t = attacks::rook(from, occ) & target;
+            if pinned.has(from) {
+                t &= attacks::line(ksq, from);
+            }
+            sink.push_targets(from, t);
+        }
+
+        self.generate_pawns(sink, target, theirs, pinned, ksq, false);
+
+        if let Some(ep) = self.ep_square() {
+            let cap_sq = Square::new(ep.file(), us.flip().relative_rank(3));
+            for from in attacks::pawn(them, ep) & self.pieces(us, PieceType::Pawn) {
+                let after = (occ ^ from.bb() ^ cap_sq.bb()) | ep.bb();
+                let attackers = self.attackers_to(ksq, after) & theirs & !cap_sq.bb();
+                if attackers.is_empty() {
+                    sink.push(Move::en_passant(from, ep));
+                }
+            }
+        }
+
+        if self.rules().drops && drop_target.nonempty() {
+            self.generate_drops(sink, drop_target);
+        }
+    }
+
+    #[inline(always)]
+    fn generate_pawns<S: MoveSink>(
+        &self,
+        sink: &mut S,
+        target: Bitboard,
+        capture_target: Bitboard,
+        pinned: Bitboard,
+        ksq: Square,
+        quiet_only: bool,
+    ) {
+        let us = self.side_to_move();
+        let (up, de, dw) = pawn_deltas(us);
+        let empty = !self.occupied();
+        let pawns = self.pieces(us, PieceType::Pawn);
+        let rank7 = Bitboard::relative_rank(us, 6);
+        let rank3 = Bitboard::relative_rank(us, 2);
+        let to_king = self.rules().promote_to_king;
+        let caps = capture_target & target;
+
+        let free = pawns & !pinned;
+        // Non-promoting.
+        let p = free & !rank7;
+        let single = shift(p, up) & empty;
+        let double = shift(single & rank3, up) & empty & target;
+        sink.push_pawns(single & target, up);
+        sink.push_pawns(double, up + up);
+        if !quiet_only {
+            sink.push_pawns(pawn_capture_shift(p, us, true) & caps, de);
+            sink.push_pawns(pawn_capture_shift(p, us, false) & caps, dw);
+        }
+        // Promoting.
+        let p = free & rank7;
+        if p.nonempty() {
+            sink.push_promotions(shift(p, up) & empty & target, up, to_king);
+            if !quiet_only {
+                sink.push_promotions(pawn_capture_shift(p, us, true) & caps, de, to_king);
+                sink.push_promotions(pawn_capture_shift(p, us, false) & caps, dw, to_king);
+            }
+        }
+        // Pinned pawns, one by one, along the pin line.
+        for from in pawns & pinned {
+            let line = attacks::line(ksq, from);
+            let b = from.bb();
+            let promo = rank7.has(from);
+            let single = shift(b, up) & empty;
+            let double = shift(single & rank3, up) & empty;
+            let pushes = (single | double) & target & line;
+            let captures = attacks::pawn(us, from) & caps & line;
+            for to in pushes | captures {
+                if promo {
+                    for k in [
+                        PieceType::Queen,
+                        PieceType::Knight,
+                        PieceType::Rook,
+                        PieceType::Bishop,
+                    ] {
+                        sink.push(Move::promotion(from, to, k));
+                    }
+                    if to_king {
+                        sink.push(Move::promotion(from, to, PieceType::King));
+                    }
+                } else {
+                    sink.push(Move::normal(from, to));
+                }
+            }
+        }
+    }
+
+    fn generate_castling<S: MoveSink>(&self, sink: &mut S, check_attacks: bool) {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let rights = self.castling_rights()
+            & if us.is_white() {
+                WHITE_OO | WHITE_OOO
+            } else {
+                BLACK_OO | BLACK_OOO
+            };
+        if rights == 0 {
+            return;
+        }
+        let occ = self.occupied();
+        let e = Square::E1.relative(us);
+        if !self.pieces(us, PieceType::King).has(e) {
+            return;
+        }
+        let king_side = if us.is_white() { WHITE_OO } else { BLACK_OO };
+        for (right, rook_file, king_to_file) in [(king_side, 7u8, 6u8), (king_side << 1, 0, 2)] {
+            if rights & right == 0 {
+                continue;
+            }
+            let rook_sq = Square::new(rook_file, us.relative_rank(0));
+            if !self.pieces(us, PieceType::Rook).has(rook_sq) {
+                continue;
+            }
+            if (attacks::between(e, rook_sq) & occ).nonempty() {
+                continue;
+            }
+            let king_to = Square::new(king_to_file, us.relative_rank(0));
+            if check_attacks {
+                let path = attacks::between(e, king_to) | king_to.bb();
+                if path.into_iter().any(|s| self.attacked_by(s, them, occ)) {
+                    continue;
+                }
+            }
+            sink.push(Move::castle(e, king_to));
+        }
+    }
+
+    fn generate_drops<S: MoveSink>(&self, sink: &mut S, drop_target: Bitboard) {
+        let us = self.side_to_move();
+        let rules = *self.rules();
+        for kind in PieceType::POCKET {
+            if self.pocket(us, kind) == 0 {
+                continue;
+            }
+            let mut t = drop_target;
+            if kind == PieceType::Pawn {
+                t &= !(Bitboard::RANK_1 | Bitboard::RANK_8);
+                if !rules.pawn_drop_7th {
+                    t &= !Bitboard::relative_rank(us, 6);
+                }
+                match rules.pawn_drop_2nd {
+                    PawnDrop2nd::Allowed => {}
+                    PawnDrop2nd::Forbidden => t &= !Bitboard::relative_rank(us, 1),
+                    PawnDrop2nd::CheckOnly => {
+                        t &= !(Bitboard::relative_rank(us, 1) & !self.check_squares(kind))
+                    }
+                }
+            }
+            if !rules.drop_check {
+                t &= !self.check_squares(kind);
+            } else if !rules.drop_mate {
+                let checking = t & self.check_squares(kind);
+                t &= !checking;
+                for to in checking {
+                    if !self.drop_mates(kind, to) {
+                        sink.push(Move::drop(kind, to));
+                    }
+                }
+            }
+            sink.push_drops(kind, t);
+        }
+    }
+
+    fn generate_antichess<S: MoveSink>(&self, sink: &mut S) {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let occ = self.occupied();
+        let ours = self.color_bb(us);
+        let theirs = self.color_bb(them);
+        let start = sink.len();
+        let none = Bitboard::EMPTY;
+
+        // Captures first: if there is one, only captures are legal.
+        self.generate_piece_moves(sink, theirs, occ, ours);
+        self.generate_pawns(sink, theirs, theirs, none, Square(0), false);
+        // Quiet pawn pushes are excluded above by target = theirs (pushes go to empty squares).
+        if let Some(ep) = self.ep_square() {
+            for from in attacks::pawn(them, ep) & self.pieces(us, PieceType::Pawn) {
+                sink.push(Move::en_passant(from, ep));
+            }
+        }
+        if sink.len() > start {
+            return;
+        }
+        let empty = !occ;
+        self.generate_piece_moves(sink, empty, occ, ours);
+        self.generate_pawns(sink, empty, none, none, Square(0), true);
+        if self.rules().castling {
+            self.generate_castling(sink, false);
+        }
+    }
+
+    /// Non-pawn moves of the side to move to squares in `target` (pseudo-legal).
+    #[inline(always)]
+    fn generate_piece_moves<S: MoveSink>(
+        &self,
+        sink: &mut S,
+        target: Bitboard,
+        occ: Bitboard,
+        ours: Bitboard,
+    ) {
+        let us = self.side_to_move();
+        for from in self.pieces(us, PieceType::Knight) {
+            sink.push_targets(from, attacks::knight(from) & target);
+        }
+        for from in self.pieces(us, PieceType::Bishop) | self.pieces(us, PieceType::Queen) {
+            sink.push_targets(from, attacks::bishop(from, occ) & target);
+        }
+        for from in self.pieces(us, PieceType::Rook) | self.pieces(us, PieceType::Queen) {
+            sink.push_targets(from, attacks::rook(from, occ) & target);
+        }
+        for from in self.pieces(us, PieceType::King) {
+            sink.push_targets(from, attacks::king(from) & target & !ours);
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! Variants and house rules as plain data (`Rules`), modified by UCI options.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The variants Rukav plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// FIDE chess.
+    Chess,
+    /// Crazyhouse: captures go to the capturer's pocket.
+    Crazyhouse,
+    /// One board of bughouse: captures go to the partner.
+    Bughouse,
+    /// Lichess antichess: forced captures, no castling, losing all pieces wins.
+    Antichess,
+    /// FICS giveaway: antichess with castling.
+    Giveaway,
+    /// King's chess: chess with a king-move duty per control period.
+    KingsChess,
+}
+
+impl Variant {
+    /// Every variant, in the order the UCI combo lists them.
+    pub const ALL: [Variant; 6] = [
+        Variant::Chess,
+        Variant::Crazyhouse,
+        Variant::Bughouse,
+        Variant::Antichess,
+        Variant::Giveaway,
+        Variant::KingsChess,
+    ];
+
+    /// The UCI name (`chess`, `crazyhouse`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Chess => "chess",
+            Variant::Crazyhouse => "crazyhouse",
+            Variant::Bughouse => "bughouse",
+            Variant::Antichess => "antichess",
+            Variant::Giveaway => "giveaway",
+            Variant::KingsChess => "kingschess",
+        }
+    }
+
+    /// The default rules of this variant.
+    pub const fn rules(self) -> Rules {
+        match self {
+            Variant::Chess => CHESS,
+            Variant::Crazyhouse => CRAZYHOUSE,
+            Variant::Bughouse => BUGHOUSE,
+            Variant::Antichess => ANTICHESS,
+            Variant::Giveaway => GIVEAWAY,
+            Variant::KingsChess => KINGSCHESS,
+        }
+    }
+
+    /// Does this variant have pockets (drops)?
+    pub const fn has_pockets(self) -> bool {
+        self.rules().drops
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Variant, String> {
+        let l = s.trim().to_ascii_lowercase();
+        Ok(match l.as_str() {
+            "chess" | "standard" | "normal" => Variant::Chess,
+            "crazyhouse" | "zh" => Variant::Crazyhouse,
+            "bughouse" => Variant::Bughouse,
+            "antichess" | "suicide" => Variant::Antichess,
+            "giveaway" => Variant::Giveaway,
+            "kingschess" | "kings" => Variant::KingsChess,
+            _ => return Err(format!("unknown variant '{}'", s.trim())),
+        })
+    }
+}
+
+/// Where a pawn may be dropped on the dropping side's own 2nd rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PawnDrop2nd {
+    /// Allowed (international rule).
+    Allowed,
+    /// Never.
+    Forbidden,
+    /// Only if the dropped pawn itself gives check.
+    CheckOnly,
+}
+
+impl PawnDrop2nd {
+    /// UCI value.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PawnDrop2nd::Allowed => "allowed",
+            PawnDrop2nd::Forbidden => "forbidden",
+            PawnDrop2nd::CheckOnly => "check-only",
+        }
+    }
+}
+
+impl FromStr for PawnDrop2nd {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "allowed" => Ok(PawnDrop2nd::Allowed),
+            "forbidden" => Ok(PawnDrop2nd::Forbidden),
+            "check-only" => Ok(PawnDrop2nd::CheckOnly),
+            other => Err(format!(
+                "PawnDrop2nd must be allowed, forbidden or check-only, not '{other}'"
+            )),
+        }
+    }
+}
+
+/// Bughouse promotion rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PromotionRule {
+    /// Promote to any piece but a king.
+    Standard,
+    /// Gambler rule: the partner takes a piece from the other board (needs both boards).
+    Gambler,
+}
+
+/// Everything the variants differ in. Variants are `const`s built by struct update.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// Which variant these rules belong to.
+    pub variant: Variant,
+    /// Pieces may be dropped from pockets.
+    pub drops: bool,
+    /// Captured pieces go to the capturer's pocket (false in bughouse: to the partner).
+    pub captures_to_hand: bool,
+    /// The game is played on two boards (bughouse).
+    pub two_boards: bool,
+    /// The king is royal: check, mate, no moving into check.
+    pub royal_king: bool,
+    /// Captures are compulsory (antichess, giveaway).
+    pub must_capture: bool,
+    /// Castling exists.
+    pub castling: bool,
+    /// Pawns may promote to a king.
+    pub promote_to_king: bool,
+    /// Losing all pieces or being stalemated wins (antichess, giveaway).
+    pub losers_win: bool,
+    /// King's chess: a king move is due in every control period.
+    pub king_duty: bool,
+    /// Drops may give check.
+    pub drop_check: bool,
+    /// Drops may give mate (ignored when `drop_check` is false).
+    pub drop_mate: bool,
+    /// Pawns may be dropped on the dropping side's 7th rank.
+    pub pawn_drop_7th: bool,
+    /// Pawn drops on the dropping side's own 2nd rank.
+    pub pawn_drop_2nd: PawnDrop2nd,
+    /// A captured promoted piece goes to the pocket as a pawn.
+    pub promoted_revert: bool,
+    /// A rook dropped on its corner restores castling if the king is on e1/e8.
+    pub dropped_rook_castles: bool,
+    /// Bughouse promotion rule.
+    pub promotion_rule: PromotionRule,
+    /// The 50-move rule applies.
+    pub fifty_move_rule: bool,
+}
+
+/// FIDE chess.
+pub const CHESS: Rules = Rules {
+    variant: Variant::Chess,
+    drops: false,
+    captures_to_hand: false,
+    two_boards: false,
+    royal_king: true,
+    must_capture: false,
+    castling: true,
+    promote_to_king: false,
+    losers_win: false,
+    king_duty: false,
+    drop_check: true,
+    drop_mate: true,
+    pawn_drop_7th: true,
+    pawn_drop_2nd: PawnDrop2nd::Allowed,
+    promoted_revert: true,
+    dropped_rook_castles: false,
+    promotion_rule: PromotionRule::Standard,
+    fifty_move_rule: true,
+};
+
+/// Crazyhouse (lichess/FICS rules).
+pub const CRAZYHOUSE: Rules = Rules {
+    variant: Variant::Crazyhouse,
+    drops: true,
+    captures_to_hand: true,
+    fifty_move_rule: false,
+    ..CHESS
+};
+
+/// One bughouse board: captures go to the partner.
+pub const BUGHOUSE: Rules = Rules {
+    variant: Variant::Bughouse,
+    captures_to_hand: false,
+    two_boards: true,
+    ..CRAZYHOUSE
+};
+
+/// Lichess antichess.
+pub const ANTICHESS: Rules = Rules {
+    variant: Variant::Antichess,
+    royal_king: false,
+    must_capture: true,
+    castling: false,
+    promote_to_king: true,
+    losers_win: true,
+    ..CHESS
+};
+
+/// FICS giveaway: antichess with castling.
+pub const GIVEAWAY: Rules = Rules {
+    variant: Variant::Giveaway,
+    castling: true,
+    ..ANTICHESS
+};
+
+/// King's chess.
+pub const KINGSCHESS: Rules = Rules {
+    variant: Variant::KingsChess,
+    king_duty: true,
+    ..CHESS
+};
+
+impl Default for Rules {
+    fn default() -> Rules {
+        CHESS
+    }
+}
+
+/// Parses a UCI check value (`true`/`false`).
+pub fn parse_bool(value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "on" => Ok(true),
+        "false" | "0" | "off" => Ok(false),
+        other => Err(format!("expected true or false, not '{other}'")),
+    }
+}
+
+/// The house-rule options of rules.md (exact UCI names).
+pub const HOUSE_RULE_OPTIONS: [&str; 7] = [
+    "DropCheck",
+    "DropMate",
+    "PawnDrop7th",
+    "PawnDrop2nd",
+    "PromotedRevert",
+    "DroppedRookCastles",
+    "PromotionRule",
+];
+
+/// Applies one house-rule option by its UCI name (case-insensitive) to `rules`.
+/// `UCI_Variant` resets the rules to that variant's defaults but keeps the
+/// house rules already set. On error `rules` is unchanged.
+pub fn set_house_rule(rules: &mut Rules, name: &str, value: &str) -> Result<(), String> {
+    let mut r = *rules;
+    match name.trim().to_ascii_lowercase().as_str() {
+        "uci_variant" => {
+            let v: Variant = value.parse()?;
+            let base = v.rules();
+            r = Rules {
+                drop_check: r.drop_check,
+                drop_mate: r.drop_mate,
+                pawn_drop_7th: r.pawn_drop_7th,
+                pawn_drop_2nd: r.pawn_drop_2nd,
+                promoted_revert: r.promoted_revert,
+                dropped_rook_castles: r.dropped_rook_castles,
+                promotion_rule: r.promotion_rule,
+                ..base
+            };
+        }
+        "dropcheck" => r.drop_check = parse_bool(value)?,
+        "dropmate" => r.drop_mate = parse_bool(value)?,
+        "pawndrop7th" => r.pawn_drop_7th = parse_bool(value)?,
+        "pawndrop2nd" => r.pawn_drop_2nd = value.parse()?,
+        "promotedrevert" => r.promoted_revert = parse_bool(value)?,
+        "droppedrookcastles" => r.dropped_rook_castles = parse_bool(value)?,
+        "promotionrule" => {
+            r.promotion_rule = match value.trim().to_ascii_lowercase().as_str() {
+                "standard" => PromotionRule::Standard,
+                "gambler" => PromotionRule::Gambler,
+                other => {
+                    return Err(format!(
+                        "PromotionRule must be standard or gambler, not '{other}'"
+                    ))
+                }
+            }
+        }
+        other => return Err(format!("unknown rule option '{other}'")),
+    }
+    *rules = r;
+    Ok(())
+}
+
+/// The control period (first and last move number) that contains `color`'s
+/// move number `n` in King's chess, if any.
+///
+/// White: 1-10, 11-15, 21-25, 31-35, ...; Black: 1-10, 16-20, 26-30, ...
+pub const fn duty_period(white: bool, n: u32) -> Option<(u32, u32)> {
+    if n == 0 {
+        return None;
+    }
+    if n <= 10 {
+        return Some((1, 10));
+    }
+    let first = if white { 11 } else { 16 };
+    if n < first {
+        return None;
+    }
+    let start = first + (n - first) / 10 * 10;
+    if n <= start + 4 {
+        Some((start, start + 4))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn periods_follow_rules_md() {
+        assert_eq!(duty_period(true, 1), Some((1, 10)));
+        assert_eq!(duty_period(true, 10), Some((1, 10)));
+        assert_eq!(duty_period(true, 11), Some((11, 15)));
+        assert_eq!(duty_period(true, 16), None);
+        assert_eq!(duty_period(true, 21), Some((21, 25)));
+        assert_eq!(duty_period(true, 35), Some((31, 35)));
+        assert_eq!(duty_period(false, 11), None);
+        assert_eq!(duty_period(false, 15), None);
+        assert_eq!(duty_period(false, 16), Some((16, 20)));
+        assert_eq!(duty_period(false, 20), Some((16, 20)));
+        assert_eq!(duty_period(false, 21), None);
+        assert_eq!(duty_period(false, 46), Some((46, 50)));
+    }
+
+    #[test]
+    fn variants_inherit() {
+        const { assert!(BUGHOUSE.drops && !BUGHOUSE.captures_to_hand) };
+        const { assert!(GIVEAWAY.castling && !ANTICHESS.castling) };
+        const { assert!(KINGSCHESS.king_duty && KINGSCHESS.royal_king) };
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<Variant>().unwrap(), v);
+            assert_eq!(v.rules().variant, v);
+        }
+    }
+}
