@@ -6,6 +6,7 @@
 
 pub mod attacks;
 pub mod movegen;
+pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod rules;
@@ -13,6 +14,7 @@ pub mod types;
 pub mod zobrist;
 
 pub use movegen::{MoveList, MoveSink};
+pub use outcome::{EndReason, Outcome};
 pub use position::{FenError, Position};
 pub use rules::{Rules, Variant};
 pub use types::{Bitboard, Color, Move, MoveKind, Piece, PieceType, Square};
