@@ -170,7 +170,21 @@ impl Position {
     #[inline]
     pub fn generate<S: MoveSink>(&self, sink: &mut S) {
         if self.rules().royal_king {
-            self.generate_royal(sink, self.duty_pending());
+            self.generate_royal::<S, false>(sink, self.duty_pending());
+        } else {
+            self.generate_antichess(sink);
+        }
+    }
+
+    /// Legal captures and promotions (all evasions when in check; every legal
+    /// move in antichess/giveaway when a capture is forced) for quiescence.
+    pub fn generate_tactical<S: MoveSink>(&self, sink: &mut S) {
+        if self.rules().royal_king {
+            if self.in_check() {
+                self.generate_royal::<S, false>(sink, self.duty_pending());
+            } else {
+                self.generate_royal::<S, true>(sink, self.duty_pending());
+            }
         } else {
             self.generate_antichess(sink);
         }
@@ -179,7 +193,7 @@ impl Position {
     /// Legal moves ignoring the King's-chess duty (all chess-legal moves).
     pub fn generate_ignoring_duty<S: MoveSink>(&self, sink: &mut S) {
         if self.rules().royal_king {
-            self.generate_royal(sink, false);
+            self.generate_royal::<S, false>(sink, false);
         } else {
             self.generate_antichess(sink);
         }
@@ -239,7 +253,9 @@ impl Position {
         !child.has_legal_move()
     }
 
-    fn generate_royal<S: MoveSink>(&self, sink: &mut S, duty_only: bool) {
+    /// Legal moves with a royal king; `TACTICAL` (only when not in check)
+    /// keeps captures and promotions.
+    fn generate_royal<S: MoveSink, const TACTICAL: bool>(&self, sink: &mut S, duty_only: bool) {
         let us = self.side_to_move();
         let them = us.flip();
         let occ = self.occupied();
@@ -250,7 +266,8 @@ impl Position {
 
         // King moves.
         let occ_without_king = occ ^ ksq.bb();
-        for to in attacks::king(ksq) & !ours {
+        let king_target = if TACTICAL { theirs } else { !ours };
+        for to in attacks::king(ksq) & king_target {
             if !self.attacked_by(to, them, occ_without_king) {
                 sink.push(Move::normal(ksq, to));
             }
@@ -258,7 +275,7 @@ impl Position {
         if checkers.more_than_one() {
             return;
         }
-        if checkers.is_empty() && self.rules().castling {
+        if !TACTICAL && checkers.is_empty() && self.rules().castling {
             self.generate_castling(sink, true);
         }
         if duty_only {
@@ -267,8 +284,16 @@ impl Position {
         let (target, drop_target) = if checkers.nonempty() {
             let b = attacks::between(ksq, checkers.lsb());
             (b | checkers, b)
+        } else if TACTICAL {
+            (theirs, Bitboard::EMPTY)
         } else {
             (!ours, !occ)
+        };
+        // Pawn pushes: in tactical mode only promotions.
+        let push_target = if TACTICAL {
+            Bitboard::RANK_1 | Bitboard::RANK_8
+        } else {
+            target
         };
         let pinned = self.pinned(us);
 
@@ -292,7 +317,7 @@ impl Position {
             sink.push_targets(from, t);
         }
 
-        self.generate_pawns(sink, target, theirs, pinned, ksq, false);
+        self.generate_pawns(sink, push_target, theirs & target, pinned, ksq, false);
 
         if let Some(ep) = self.ep_square() {
             let cap_sq = Square::new(ep.file(), us.flip().relative_rank(3));
@@ -310,12 +335,14 @@ impl Position {
         }
     }
 
+    /// Pawn moves: pushes to `push_target`, captures to `caps`; pinned
+    /// pawns move only along their pin line.
     #[inline(always)]
     fn generate_pawns<S: MoveSink>(
         &self,
         sink: &mut S,
-        target: Bitboard,
-        capture_target: Bitboard,
+        push_target: Bitboard,
+        caps: Bitboard,
         pinned: Bitboard,
         ksq: Square,
         quiet_only: bool,
@@ -327,14 +354,13 @@ impl Position {
         let rank7 = Bitboard::relative_rank(us, 6);
         let rank3 = Bitboard::relative_rank(us, 2);
         let to_king = self.rules().promote_to_king;
-        let caps = capture_target & target;
 
         let free = pawns & !pinned;
         // Non-promoting.
         let p = free & !rank7;
         let single = shift(p, up) & empty;
-        let double = shift(single & rank3, up) & empty & target;
-        sink.push_pawns(single & target, up);
+        let double = shift(single & rank3, up) & empty & push_target;
+        sink.push_pawns(single & push_target, up);
         sink.push_pawns(double, up + up);
         if !quiet_only {
             sink.push_pawns(pawn_capture_shift(p, us, true) & caps, de);
@@ -343,7 +369,7 @@ impl Position {
         // Promoting.
         let p = free & rank7;
         if p.nonempty() {
-            sink.push_promotions(shift(p, up) & empty & target, up, to_king);
+            sink.push_promotions(shift(p, up) & empty & push_target, up, to_king);
             if !quiet_only {
                 sink.push_promotions(pawn_capture_shift(p, us, true) & caps, de, to_king);
                 sink.push_promotions(pawn_capture_shift(p, us, false) & caps, dw, to_king);
@@ -356,7 +382,7 @@ impl Position {
             let promo = rank7.has(from);
             let single = shift(b, up) & empty;
             let double = shift(single & rank3, up) & empty;
-            let pushes = (single | double) & target & line;
+            let pushes = (single | double) & push_target & line;
             let captures = attacks::pawn(us, from) & caps & line;
             for to in pushes | captures {
                 if promo {
@@ -504,6 +530,37 @@ impl Position {
         }
         for from in self.pieces(us, PieceType::King) {
             sink.push_targets(from, attacks::king(from) & target & !ours);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Position, Variant};
+
+    /// Tactical generation equals the legal moves filtered to captures and promotions.
+    #[test]
+    fn tactical_moves_are_the_captures_and_promotions() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R[Qp] w KQkq - 0 1",
+            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R[Pp] w KQkq - 0 1",
+            "4k3/1P6/8/3pP3/8/8/6p1/4K2R[NB] w K d6 0 1",
+            "8/PPPPPPPP/8/2k5/8/8/8/4K3[] w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen, Variant::Crazyhouse.rules()).unwrap();
+            let mut expected: Vec<String> = pos
+                .legal_moves()
+                .iter()
+                .filter(|m| pos.is_capture(**m) || m.is_promotion())
+                .map(|m| m.to_string())
+                .collect();
+            let mut list = super::MoveList::new();
+            pos.generate_tactical(&mut list);
+            let mut got: Vec<String> = list.iter().map(|m| m.to_string()).collect();
+            expected.sort();
+            got.sort();
+            assert_eq!(got, expected, "{fen}");
         }
     }
 }
