@@ -5,12 +5,18 @@
 //! `types -> attacks -> rules -> position/movegen -> perft -> eval -> search -> engine -> uci`.
 
 pub mod attacks;
+pub mod bench;
+pub mod engine;
+pub mod eval;
 pub mod movegen;
 pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod search;
+pub mod tt;
 pub mod types;
+pub mod uci;
 pub mod zobrist;
 
 pub use movegen::{MoveList, MoveSink};

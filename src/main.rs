@@ -18,6 +18,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Search the bench positions to a fixed depth; the last line is `N nodes M nps`.
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = rukav::bench::BENCH_DEPTH)]
+        depth: i32,
+    },
     /// Count legal move sequences to DEPTH (one line per root move).
     Perft {
         /// Depth in plies.
@@ -94,6 +100,14 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        None => ExitCode::SUCCESS,
+        Some(Command::Bench { depth }) => {
+            let r = rukav::bench::run(depth.clamp(1, 30), 16, &mut |l| println!("{l}"));
+            println!("{} nodes {} nps", r.nodes, r.nps);
+            ExitCode::SUCCESS
+        }
+        None => {
+            rukav::uci::main_loop();
+            ExitCode::SUCCESS
+        }
     }
 }

@@ -1,0 +1,187 @@
+//! The shared transposition table: lock-free, one entry per slot stored as
+//! two atomics (`key ^ data`, `data`) so that a torn write is detected as a
+//! key mismatch (Hyatt's lockless hashing).
+
+use crate::types::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Bound type of a stored score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// No bound (empty).
+    None = 0,
+    /// Score is an upper bound (fail low).
+    Upper = 1,
+    /// Score is a lower bound (fail high).
+    Lower = 2,
+    /// Exact score.
+    Exact = 3,
+}
+
+/// What a probe returns.
+#[derive(Clone, Copy, Debug)]
+pub struct TtEntry {
+    /// Best move found (may be null).
+    pub mv: Move,
+    /// Score (mate scores relative to this node).
+    pub score: i32,
+    /// Static evaluation.
+    pub eval: i32,
+    /// Search depth.
+    pub depth: i32,
+    /// Bound type.
+    pub bound: Bound,
+}
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The table. Shared by all search threads through `&`.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    age: AtomicU64,
+}
+
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    (mv.0 as u64)
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | (((depth.clamp(0, 255)) as u64) << 48)
+        | ((bound as u64) << 56)
+        | (((age & 63) as u64) << 58)
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one slot).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
+        let mut slots = Vec::with_capacity(count);
+        slots.resize_with(count, || Slot {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        });
+        TranspositionTable {
+            slots,
+            age: AtomicU64::new(0),
+        }
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Starts a new search (entries of older searches are replaced first).
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    /// Looks a position up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        let slot = &self.slots[self.index(key)];
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        if check ^ data != key || data == 0 {
+            return None;
+        }
+        let bound = match (data >> 56) & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => Bound::None,
+        };
+        Some(TtEntry {
+            mv: Move(data as u16),
+            score: (data >> 16) as u16 as i16 as i32,
+            eval: (data >> 32) as u16 as i16 as i32,
+            depth: ((data >> 48) & 255) as i32,
+            bound,
+        })
+    }
+
+    /// Stores a result; replaces entries of other positions when they are
+    /// shallower or from an older search.
+    #[inline]
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let slot = &self.slots[self.index(key)];
+        let age = (self.age.load(Ordering::Relaxed) & 63) as u8;
+        let old = slot.data.load(Ordering::Relaxed);
+        let old_key = slot.check.load(Ordering::Relaxed) ^ old;
+        let old_depth = ((old >> 48) & 255) as i32;
+        let old_age = ((old >> 58) & 63) as u8;
+        let same = old_key == key;
+        if !same && old_age == age && old_depth > depth + 3 && bound != Bound::Exact {
+            return;
+        }
+        // Keep the old move when this store has none for the same position.
+        let mv = if mv.is_null() && same {
+            Move(old as u16)
+        } else {
+            mv
+        };
+        let data = pack(mv, score, eval, depth, bound, age);
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Per-mille of slots used by the current search (sampled).
+    pub fn hashfull(&self) -> usize {
+        let age = self.age.load(Ordering::Relaxed) & 63;
+        let n = self.slots.len().min(1000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                d != 0 && (d >> 58) & 63 == age
+            })
+            .count();
+        used * 1000 / n.max(1)
+    }
+
+    /// Hints the CPU to fetch the slot of `key`.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = &self.slots[self.index(key)] as *const Slot as *const i8;
+            // SAFETY: `p` points into the live slot vector; prefetching has no
+            // observable effect besides caching.
+            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{PieceType, Square};
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::drop(PieceType::Knight, Square(21));
+        tt.store(0xDEAD_BEEF_1234_5678, m, -31990, 42, 17, Bound::Lower);
+        let e = tt.probe(0xDEAD_BEEF_1234_5678).unwrap();
+        assert_eq!(e.mv, m);
+        assert_eq!(e.score, -31990);
+        assert_eq!(e.eval, 42);
+        assert_eq!(e.depth, 17);
+        assert_eq!(e.bound, Bound::Lower);
+        assert!(tt.probe(0x1234).is_none());
+        tt.clear();
+        assert!(tt.probe(0xDEAD_BEEF_1234_5678).is_none());
+    }
+}

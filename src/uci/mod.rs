@@ -1,0 +1,409 @@
+//! The UCI protocol: the only code that reads stdin and writes stdout.
+//!
+//! Every input line is untrusted: a bad line gets `info string error: ...`
+//! and leaves the engine in its last good state.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::bench;
+use crate::engine::{time_limits, Clock, Engine};
+use crate::eval;
+use crate::perft;
+use crate::position::Position;
+use crate::rules::{self, Rules, Variant};
+use crate::search::{Info, Limits, Score, SearchResult};
+use crate::tt::Bound;
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+/// Writes one line to stdout and flushes (lines from search threads never interleave).
+pub fn send(line: &str) {
+    let out = std::io::stdout();
+    let mut lock = out.lock();
+    let _ = writeln!(lock, "{line}");
+    let _ = lock.flush();
+}
+
+fn error(msg: &str) {
+    send(&format!("info string error: {msg}"));
+}
+
+/// Engine name and version.
+pub const NAME: &str = concat!("Rukav ", env!("CARGO_PKG_VERSION"));
+
+/// The option lines of the `uci` answer.
+pub fn option_lines() -> Vec<String> {
+    let variants: Vec<String> = Variant::ALL
+        .iter()
+        .map(|v| format!("var {}", v.name()))
+        .collect();
+    vec![
+        "option name Hash type spin default 16 min 1 max 65536".into(),
+        "option name Threads type spin default 1 min 1 max 256".into(),
+        "option name Clear Hash type button".into(),
+        "option name Ponder type check default false".into(),
+        "option name MultiPV type spin default 1 min 1 max 500".into(),
+        "option name Move Overhead type spin default 30 min 0 max 5000".into(),
+        format!("option name UCI_Variant type combo default chess {}", variants.join(" ")),
+        "option name DropCheck type check default true".into(),
+        "option name DropMate type check default true".into(),
+        "option name PawnDrop7th type check default true".into(),
+        "option name PawnDrop2nd type combo default allowed var allowed var forbidden var check-only".into(),
+        "option name PromotedRevert type check default true".into(),
+        "option name DroppedRookCastles type check default false".into(),
+        "option name PromotionRule type combo default standard var standard var gambler".into(),
+    ]
+}
+
+fn format_info(info: &Info) -> String {
+    let score = match info.score {
+        Score::Cp(c) => format!("cp {c}"),
+        Score::Mate(m) => format!("mate {m}"),
+    };
+    let bound = match info.bound {
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
+        _ => "",
+    };
+    let ms = info.time.as_millis().max(1) as u64;
+    let nps = info.nodes * 1000 / ms;
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        score,
+        bound,
+        info.nodes,
+        nps,
+        info.hashfull,
+        ms,
+        pv.join(" ")
+    )
+}
+
+fn format_bestmove(r: &SearchResult) -> String {
+    if r.best.is_null() {
+        return "bestmove (none)".into();
+    }
+    match r.ponder {
+        Some(p) => format!("bestmove {} ponder {}", r.best, p),
+        None => format!("bestmove {}", r.best),
+    }
+}
+
+/// UCI session state.
+pub struct Uci {
+    engine: Engine,
+    ponder_enabled: bool,
+}
+
+impl Default for Uci {
+    fn default() -> Self {
+        Uci::new()
+    }
+}
+
+fn parse_number<T: std::str::FromStr>(what: &str, text: Option<&str>) -> Result<T, String> {
+    let t = text.ok_or_else(|| format!("{what} needs a value"))?;
+    t.parse::<T>()
+        .map_err(|_| format!("{what}: '{t}' is not a valid number"))
+}
+
+impl Uci {
+    /// A fresh session.
+    pub fn new() -> Uci {
+        Uci {
+            engine: Engine::new(),
+            ponder_enabled: false,
+        }
+    }
+
+    /// Reads commands from stdin until `quit` or end of input.
+    pub fn run(&mut self) {
+        let stdin = std::io::stdin();
+        let mut lines = stdin.lock().lines();
+        while let Some(Ok(line)) = lines.next() {
+            if !self.handle(&line) {
+                break;
+            }
+        }
+        self.engine.stop();
+    }
+
+    /// Handles one line; returns false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else {
+            return true;
+        };
+        let rest: Vec<&str> = words.collect();
+        match cmd {
+            "uci" => {
+                send(&format!("id name {NAME}"));
+                send("id author the Rukav developers");
+                for l in option_lines() {
+                    send(&l);
+                }
+                send("uciok");
+            }
+            "isready" => send("readyok"),
+            "debug" | "register" => {}
+            "setoption" => {
+                if let Err(e) = self.setoption(&rest) {
+                    error(&e);
+                }
+            }
+            "ucinewgame" => {
+                self.engine.stop();
+                self.engine.new_game();
+            }
+            "position" => {
+                if let Err(e) = self.position(&rest) {
+                    error(&e);
+                }
+            }
+            "go" => {
+                if let Err(e) = self.go(&rest) {
+                    error(&e);
+                }
+            }
+            "stop" => self.engine.stop(),
+            "ponderhit" => self.engine.ponderhit(),
+            "quit" => {
+                self.engine.stop();
+                return false;
+            }
+            "d" => {
+                let pos = self.engine.position();
+                for l in pos.pretty().lines() {
+                    send(l);
+                }
+                send(&format!("Fen: {}", pos.fen()));
+                send(&format!("Key: {:016x}", pos.key()));
+                let checkers: Vec<String> = pos.checkers().map(|s| s.to_string()).collect();
+                send(&format!("Checkers: {}", checkers.join(" ")));
+            }
+            "eval" => self.eval(),
+            "bench" => {
+                let depth = rest
+                    .first()
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(bench::BENCH_DEPTH);
+                self.engine.stop();
+                let r = bench::run(depth.clamp(1, 30), 16, &mut |l| {
+                    send(&format!("info string {l}"))
+                });
+                send(&format!("{} nodes {} nps", r.nodes, r.nps));
+            }
+            other => error(&format!("unknown command '{other}'")),
+        }
+        true
+    }
+
+    fn setoption(&mut self, args: &[&str]) -> Result<(), String> {
+        // setoption name <id with spaces> [value <x with spaces>]
+        if args.first() != Some(&"name") {
+            return Err("setoption needs 'name'".into());
+        }
+        let value_at = args.iter().position(|w| *w == "value");
+        let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+        let value = value_at
+            .map(|i| args[i + 1..].join(" "))
+            .unwrap_or_default();
+        let lname = name.to_ascii_lowercase();
+        match lname.as_str() {
+            "hash" => {
+                let mb: usize = parse_number("Hash", Some(value.as_str()))?;
+                if !(1..=65536).contains(&mb) {
+                    return Err(format!("Hash must be 1..65536, not {mb}"));
+                }
+                self.engine.set_hash(mb);
+            }
+            "threads" => {
+                let n: usize = parse_number("Threads", Some(value.as_str()))?;
+                if !(1..=256).contains(&n) {
+                    return Err(format!("Threads must be 1..256, not {n}"));
+                }
+                self.engine.stop();
+                self.engine.threads = n;
+            }
+            "clear hash" => self.engine.clear_hash(),
+            "ponder" => {
+                self.ponder_enabled =
+                    rules::parse_bool(&value).map_err(|e| format!("Ponder: {e}"))?
+            }
+            "multipv" => {
+                let n: usize = parse_number("MultiPV", Some(value.as_str()))?;
+                if !(1..=500).contains(&n) {
+                    return Err(format!("MultiPV must be 1..500, not {n}"));
+                }
+                self.engine.multipv = n;
+            }
+            "move overhead" => {
+                let n: u64 = parse_number("Move Overhead", Some(value.as_str()))?;
+                if n > 5000 {
+                    return Err(format!("Move Overhead must be 0..5000, not {n}"));
+                }
+                self.engine.move_overhead = n;
+            }
+            _ if rules::HOUSE_RULE_OPTIONS
+                .iter()
+                .any(|o| o.eq_ignore_ascii_case(&name))
+                || lname == "uci_variant" =>
+            {
+                self.engine.stop();
+                let mut r: Rules = self.engine.rules();
+                rules::set_house_rule(&mut r, &name, &value).map_err(|e| format!("{name}: {e}"))?;
+                self.engine.set_rules(r);
+            }
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
+    fn position(&mut self, args: &[&str]) -> Result<(), String> {
+        let rules = self.engine.rules();
+        let moves_at = args.iter().position(|w| *w == "moves");
+        let setup = &args[..moves_at.unwrap_or(args.len())];
+        let start = match setup.first() {
+            Some(&"startpos") => {
+                if setup.len() > 1 {
+                    return Err(format!(
+                        "unexpected '{}' after startpos",
+                        setup[1..].join(" ")
+                    ));
+                }
+                Position::start_with(rules)
+            }
+            Some(&"fen") => {
+                let fen = setup[1..].join(" ");
+                Position::from_fen(&fen, rules).map_err(|e| format!("bad FEN '{fen}': {e}"))?
+            }
+            _ => return Err("position needs 'startpos' or 'fen'".into()),
+        };
+        let move_texts: Vec<&str> = match moves_at {
+            Some(i) => args[i + 1..].to_vec(),
+            None => Vec::new(),
+        };
+        let moves = Engine::replay(&start, &move_texts)?;
+        self.engine.stop();
+        self.engine.set_position(start, moves);
+        Ok(())
+    }
+
+    fn go(&mut self, args: &[&str]) -> Result<(), String> {
+        let mut clock = Clock::default();
+        let mut limits = Limits::default();
+        let mut ponder = false;
+        let mut i = 0;
+        let pos = *self.engine.position();
+        while i < args.len() {
+            let next = args.get(i + 1).copied();
+            match args[i] {
+                "wtime" => clock.wtime = Some(parse_number::<i64>("wtime", next)?.max(0) as u64),
+                "btime" => clock.btime = Some(parse_number::<i64>("btime", next)?.max(0) as u64),
+                "winc" => clock.winc = parse_number::<i64>("winc", next)?.max(0) as u64,
+                "binc" => clock.binc = parse_number::<i64>("binc", next)?.max(0) as u64,
+                "movestogo" => clock.movestogo = Some(parse_number("movestogo", next)?),
+                "movetime" => clock.movetime = Some(parse_number("movetime", next)?),
+                "depth" => limits.depth = Some(parse_number("depth", next)?),
+                "nodes" => limits.nodes = Some(parse_number("nodes", next)?),
+                "mate" => limits.mate = Some(parse_number("mate", next)?),
+                "perft" => {
+                    let depth: u32 = parse_number("perft", next)?;
+                    self.engine.stop();
+                    self.perft(depth.min(20));
+                    return Ok(());
+                }
+                "infinite" => {
+                    limits.infinite = true;
+                    i += 1;
+                    continue;
+                }
+                "ponder" => {
+                    ponder = true;
+                    i += 1;
+                    continue;
+                }
+                "searchmoves" => {
+                    i += 1;
+                    while i < args.len() {
+                        match pos.parse_uci_move(args[i]) {
+                            Ok(m) => limits.searchmoves.push(m),
+                            Err(_) => break,
+                        }
+                        i += 1;
+                    }
+                    if limits.searchmoves.is_empty() {
+                        return Err("searchmoves lists no legal move".into());
+                    }
+                    continue;
+                }
+                other => return Err(format!("unknown go parameter '{other}'")),
+            }
+            i += 2;
+        }
+        let (soft, hard) = time_limits(&clock, pos.side_to_move(), self.engine.move_overhead);
+        limits.soft_time = soft;
+        limits.hard_time = hard;
+        self.engine.go(
+            limits,
+            ponder,
+            |info: &Info| send(&format_info(info)),
+            |r: SearchResult| send(&format_bestmove(&r)),
+        );
+        Ok(())
+    }
+
+    fn perft(&self, depth: u32) {
+        let pos = *self.engine.position();
+        let start = Instant::now();
+        let counts = perft::divide(&pos, depth, 1);
+        let total: u64 = if depth == 0 {
+            1
+        } else {
+            counts.iter().map(|c| c.1).sum()
+        };
+        for (m, n) in &counts {
+            send(&format!("{m}: {n}"));
+        }
+        let ms = start.elapsed().as_millis().max(1) as u64;
+        send("");
+        send(&format!("Nodes searched: {total}"));
+        send(&format!(
+            "info string perft time {ms} ms, {} nps",
+            total * 1000 / ms
+        ));
+    }
+
+    fn eval(&self) {
+        let pos = self.engine.position();
+        let (score, trace) = eval::evaluate_traced(pos);
+        send(&format!(
+            "info string {:<22} {:>7} {:>7} {:>7}",
+            "term", "white", "black", "total"
+        ));
+        for (name, w, b) in &trace.terms {
+            send(&format!(
+                "info string {:<22} {:>7} {:>7} {:>7}",
+                name,
+                w,
+                b,
+                w - b
+            ));
+        }
+        let white_view = score * pos.side_to_move().sign();
+        send(&format!(
+            "info string final evaluation {} cp (side to move), {} cp (white)",
+            score, white_view
+        ));
+    }
+}
+
+/// Runs the UCI loop on stdin/stdout.
+pub fn main_loop() {
+    let mut uci = Uci::new();
+    uci.run();
+}
