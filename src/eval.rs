@@ -18,35 +18,117 @@ pub struct Trace {
     pub terms: Vec<(&'static str, i32, i32)>,
 }
 
-/// Tunable weights. One place, with the values the engine plays with.
-pub mod weights {
-    /// Board values, chess (middlegame, endgame): P N B R Q.
-    pub const CHESS_MG: [i32; 5] = [82, 337, 365, 477, 1025];
-    /// Endgame values for chess.
-    pub const CHESS_EG: [i32; 5] = [94, 281, 297, 512, 936];
+/// Indices into the weight vector: each names the first of its group.
+pub mod w {
+    /// Board values, chess middlegame: P N B R Q.
+    pub const CHESS_MG: usize = 0;
+    /// Board values, chess endgame: P N B R Q.
+    pub const CHESS_EG: usize = 5;
     /// Board values in drop variants: P N B R Q.
-    pub const ZH_BOARD: [i32; 5] = [100, 290, 300, 420, 760];
-    /// Values of pieces in hand in drop variants.
-    pub const ZH_HAND: [i32; 5] = [140, 330, 320, 450, 800];
-    /// Mobility per reachable square (N B R Q).
-    pub const MOBILITY: [i32; 4] = [4, 4, 2, 1];
-    /// King-safety attack weight per attacking piece kind (P N B R Q).
-    pub const ATTACK_WEIGHT: [i32; 5] = [1, 3, 2, 3, 5];
-    /// Drop-threat weight per piece in hand (P N B R Q), per checking drop square.
-    pub const DROP_CHECK_WEIGHT: [i32; 5] = [2, 4, 2, 3, 5];
-    /// Bonus per own pawn in the king's shield.
-    pub const SHIELD: i32 = 14;
-    /// Bonus for the side to move.
-    pub const TEMPO: i32 = 18;
-    /// Bonus for the side to move in drop variants (initiative is worth more).
-    pub const TEMPO_DROPS: i32 = 35;
+    pub const ZH_BOARD: usize = 10;
+    /// Values of pieces in hand in drop variants: P N B R Q.
+    pub const ZH_HAND: usize = 15;
+    /// Mobility per safe reachable square: N B R Q.
+    pub const MOBILITY: usize = 20;
+    /// King-zone attack weight per attacking piece kind: P N B R Q.
+    pub const ATTACK: usize = 24;
+    /// Drop-threat weight per piece kind in the enemy hand: P N B R Q.
+    pub const DROP_CHECK: usize = 29;
+    /// Bonus per shield pawn.
+    pub const SHIELD: usize = 34;
+    /// Side-to-move bonus (chess).
+    pub const TEMPO: usize = 35;
+    /// Side-to-move bonus (drop variants).
+    pub const TEMPO_DROPS: usize = 36;
+    /// Pawn advancement per rank (drop variants).
+    pub const PAWN_ADVANCE_DROPS: usize = 37;
+    /// Pawn advancement per rank (chess).
+    pub const PAWN_ADVANCE: usize = 38;
+    /// Central pawn bonus.
+    pub const PAWN_CENTRAL: usize = 39;
+    /// Knight centralisation per step.
+    pub const KNIGHT_CENTRE: usize = 40;
+    /// Bishop centralisation per step.
+    pub const BISHOP_CENTRE: usize = 41;
+    /// Rook on the 7th rank.
+    pub const ROOK_SEVENTH: usize = 42;
+    /// Queen centralisation per step.
+    pub const QUEEN_CENTRE: usize = 43;
+    /// King on its back rank (drop variants).
+    pub const KING_HOME: usize = 44;
+    /// King penalty per rank advanced (drop variants).
+    pub const KING_ADVANCE: usize = 45;
+    /// King on a wing (drop variants).
+    pub const KING_WING: usize = 46;
+    /// King-danger scale in drop variants (danger = units^2 * scale / 1000).
+    pub const DANGER_DROPS: usize = 47;
+    /// King-danger scale in chess.
+    pub const DANGER: usize = 48;
+    /// Undefended empty square next to the king (drop variants), in units.
+    pub const HOLE: usize = 49;
+    /// Antichess liability per piece: P N B R Q K.
+    pub const ANTI: usize = 50;
+    /// Antichess mobility per square.
+    pub const ANTI_MOBILITY: usize = 56;
+    /// Number of weights.
+    pub const COUNT: usize = 57;
 }
 
-use weights::*;
+/// The evaluation weights as one vector, so that the tuner can adjust them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights(pub [i32; w::COUNT]);
+
+/// The weights the engine plays with (tuned with `rukav tune`, see nets/README.md).
+pub const DEFAULT_WEIGHTS: Weights = Weights([
+    82, 337, 365, 477, 1025, // chess mg
+    94, 281, 297, 512, 936, // chess eg
+    100, 290, 300, 420, 760, // drop variants: board
+    140, 330, 320, 450, 800, // drop variants: hand
+    4, 4, 2, 1, // mobility
+    1, 3, 2, 3, 5, // king-zone attacks
+    2, 4, 2, 3, 5, // drop threats
+    14, 18, 35, // shield, tempo, tempo (drops)
+    6, 5, 4, // pawn advance (drops), pawn advance, central pawn
+    10, 5, 15, 2, // knight, bishop, rook 7th, queen
+    20, 15, 10, // king home, king advance, king wing
+    166, 100, 2, // danger scale (drops), danger scale, hole
+    60, 90, 90, 110, 140, 80, // antichess liabilities
+    2,  // antichess mobility
+]);
+
+/// Names of the weight groups, for the tuner's output.
+pub const WEIGHT_NAMES: [(&str, usize, usize); 25] = [
+    ("CHESS_MG", w::CHESS_MG, 5),
+    ("CHESS_EG", w::CHESS_EG, 5),
+    ("ZH_BOARD", w::ZH_BOARD, 5),
+    ("ZH_HAND", w::ZH_HAND, 5),
+    ("MOBILITY", w::MOBILITY, 4),
+    ("ATTACK", w::ATTACK, 5),
+    ("DROP_CHECK", w::DROP_CHECK, 5),
+    ("SHIELD", w::SHIELD, 1),
+    ("TEMPO", w::TEMPO, 1),
+    ("TEMPO_DROPS", w::TEMPO_DROPS, 1),
+    ("PAWN_ADVANCE_DROPS", w::PAWN_ADVANCE_DROPS, 1),
+    ("PAWN_ADVANCE", w::PAWN_ADVANCE, 1),
+    ("PAWN_CENTRAL", w::PAWN_CENTRAL, 1),
+    ("KNIGHT_CENTRE", w::KNIGHT_CENTRE, 1),
+    ("BISHOP_CENTRE", w::BISHOP_CENTRE, 1),
+    ("ROOK_SEVENTH", w::ROOK_SEVENTH, 1),
+    ("QUEEN_CENTRE", w::QUEEN_CENTRE, 1),
+    ("KING_HOME", w::KING_HOME, 1),
+    ("KING_ADVANCE", w::KING_ADVANCE, 1),
+    ("KING_WING", w::KING_WING, 1),
+    ("DANGER_DROPS", w::DANGER_DROPS, 1),
+    ("DANGER", w::DANGER, 1),
+    ("HOLE", w::HOLE, 1),
+    ("ANTI", w::ANTI, 6),
+    ("ANTI_MOBILITY", w::ANTI_MOBILITY, 1),
+];
 
 /// Piece-square bonus (White's view; flipped for Black), small and simple:
 /// centralisation for minor pieces, advancement for pawns.
-fn psq(kind: PieceType, sq: Square, color: Color, drops: bool) -> i32 {
+fn psq(wt: &Weights, kind: PieceType, sq: Square, color: Color, drops: bool) -> i32 {
+    let v = &wt.0;
     let s = sq.relative(color);
     let file = s.file() as i32;
     let rank = s.rank() as i32;
@@ -54,28 +136,40 @@ fn psq(kind: PieceType, sq: Square, color: Color, drops: bool) -> i32 {
     match kind {
         PieceType::Pawn => {
             let adv = rank - 1;
-            let central = if (2..=5).contains(&file) { 4 } else { 0 };
-            if drops {
-                adv * 6 + central
+            let central = if (2..=5).contains(&file) {
+                v[w::PAWN_CENTRAL]
             } else {
-                adv * 5 + central * adv / 2
+                0
+            };
+            if drops {
+                adv * v[w::PAWN_ADVANCE_DROPS] + central
+            } else {
+                adv * v[w::PAWN_ADVANCE] + central * adv / 2
             }
         }
-        PieceType::Knight => centre * 10 - 12,
-        PieceType::Bishop => centre * 5 - 5,
+        PieceType::Knight => (centre * 2 - 2) * v[w::KNIGHT_CENTRE] / 2,
+        PieceType::Bishop => (centre - 1) * v[w::BISHOP_CENTRE],
         PieceType::Rook => {
             if rank == 6 {
-                15
+                v[w::ROOK_SEVENTH]
             } else {
                 0
             }
         }
-        PieceType::Queen => centre * 2,
+        PieceType::Queen => centre * v[w::QUEEN_CENTRE],
         PieceType::King => {
             if drops {
-                // Stay home: the king on its back rank, in a corner.
-                let back = if rank == 0 { 20 } else { -15 * rank };
-                back + if file <= 2 || file >= 5 { 10 } else { 0 }
+                // Stay home: the king on its back rank, on a wing.
+                let back = if rank == 0 {
+                    v[w::KING_HOME]
+                } else {
+                    -v[w::KING_ADVANCE] * rank
+                };
+                back + if file <= 2 || file >= 5 {
+                    v[w::KING_WING]
+                } else {
+                    0
+                }
             } else {
                 0
             }
@@ -92,20 +186,26 @@ fn king_psq_endgame(sq: Square) -> i32 {
 
 /// Evaluates from the side to move's view.
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_impl(pos, None)
+    evaluate_impl(pos, &DEFAULT_WEIGHTS, None)
+}
+
+/// Evaluates with other weights (the tuner).
+pub fn evaluate_with(pos: &Position, weights: &Weights) -> i32 {
+    evaluate_impl(pos, weights, None)
 }
 
 /// Evaluates and records the terms.
 pub fn evaluate_traced(pos: &Position) -> (i32, Trace) {
     let mut t = Trace::default();
-    let v = evaluate_impl(pos, Some(&mut t));
+    let v = evaluate_impl(pos, &DEFAULT_WEIGHTS, Some(&mut t));
     (v, t)
 }
 
-fn evaluate_impl(pos: &Position, mut trace: Option<&mut Trace>) -> i32 {
+fn evaluate_impl(pos: &Position, wt: &Weights, trace: Option<&mut Trace>) -> i32 {
+    let v = &wt.0;
     let rules = pos.rules();
     if rules.losers_win {
-        return evaluate_antichess(pos, trace);
+        return evaluate_antichess(pos, wt, trace);
     }
     let drops = rules.drops;
     let mut mg = [0i32; 2];
@@ -128,15 +228,15 @@ fn evaluate_impl(pos: &Position, mut trace: Option<&mut Trace>) -> i32 {
             let bb = pos.pieces(c, *kind);
             let n = bb.count() as i32;
             if drops {
-                material[ci] += n * ZH_BOARD[i];
-                hand[ci] += pos.pocket(c, *kind) as i32 * ZH_HAND[i];
+                material[ci] += n * v[w::ZH_BOARD + i];
+                hand[ci] += pos.pocket(c, *kind) as i32 * v[w::ZH_HAND + i];
             } else {
-                mg[ci] += n * CHESS_MG[i];
-                eg[ci] += n * CHESS_EG[i];
+                mg[ci] += n * v[w::CHESS_MG + i];
+                eg[ci] += n * v[w::CHESS_EG + i];
             }
             phase += n * [0, 1, 1, 2, 4][i];
             for sq in bb {
-                placement[ci] += psq(*kind, sq, c, drops);
+                placement[ci] += psq(wt, *kind, sq, c, drops);
                 let reach = match kind {
                     PieceType::Knight => attacks::knight(sq),
                     PieceType::Bishop => attacks::bishop(sq, occ),
@@ -144,20 +244,24 @@ fn evaluate_impl(pos: &Position, mut trace: Option<&mut Trace>) -> i32 {
                     PieceType::Queen => attacks::queen(sq, occ),
                     _ => continue,
                 };
-                mobility[ci] += (reach & mobility_area).count() as i32 * MOBILITY[i - 1];
+                mobility[ci] += (reach & mobility_area).count() as i32 * v[w::MOBILITY + i - 1];
             }
         }
         if pos.pieces(c, PieceType::King).nonempty() {
             let k = pos.king_sq(c);
-            placement[ci] += psq(PieceType::King, k, c, drops);
-            safety[ci] = king_safety(pos, c, drops);
+            placement[ci] += psq(wt, PieceType::King, k, c, drops);
+            safety[ci] = king_safety(pos, wt, c, drops);
             if rules.king_duty {
                 duty[ci] = duty_pressure(pos, c);
             }
         }
     }
     let stm = pos.side_to_move();
-    let tempo = if drops { TEMPO_DROPS } else { TEMPO };
+    let tempo = if drops {
+        v[w::TEMPO_DROPS]
+    } else {
+        v[w::TEMPO]
+    };
 
     let white_minus_black = if drops {
         let w = material[0] + hand[0] + placement[0] + mobility[0] + safety[0] + duty[0];
@@ -176,7 +280,7 @@ fn evaluate_impl(pos: &Position, mut trace: Option<&mut Trace>) -> i32 {
         }
         total[0] - total[1]
     };
-    if let Some(t) = trace.as_deref_mut() {
+    if let Some(t) = trace {
         if drops {
             t.terms.push(("material (board)", material[0], material[1]));
             t.terms.push(("material (pocket)", hand[0], hand[1]));
@@ -199,7 +303,8 @@ fn evaluate_impl(pos: &Position, mut trace: Option<&mut Trace>) -> i32 {
 /// King safety of `c` (negative is danger): enemy pieces attacking the king
 /// zone, enemy drop threats (checking drop squares for each piece in the
 /// enemy's hand), and the pawn shield.
-fn king_safety(pos: &Position, c: Color, drops: bool) -> i32 {
+fn king_safety(pos: &Position, wt: &Weights, c: Color, drops: bool) -> i32 {
+    let v = &wt.0;
     let them = c.flip();
     let k = pos.king_sq(c);
     let occ = pos.occupied();
@@ -211,7 +316,7 @@ fn king_safety(pos: &Position, c: Color, drops: bool) -> i32 {
             let a = attacks::piece(*kind, them, sq, occ) & zone;
             if a.nonempty() {
                 attackers += 1;
-                units += ATTACK_WEIGHT[i] * a.count() as i32;
+                units += v[w::ATTACK + i] * a.count() as i32;
             }
         }
     }
@@ -239,20 +344,27 @@ fn king_safety(pos: &Position, c: Color, drops: bool) -> i32 {
             let near = checks & (zone | attacks::knight(k));
             let weak = checks & !defended;
             let count = (near.count() + weak.count()).min(8) as i32;
-            units += DROP_CHECK_WEIGHT[i] * count * (1 + (n as i32 > 1) as i32);
+            units += v[w::DROP_CHECK + i] * count * (1 + (n as i32 > 1) as i32);
             attackers += 1;
         }
         // Holes: empty zone squares we do not defend.
-        units += (zone & empty & !defended).count() as i32 * 2;
+        units += (zone & empty & !defended).count() as i32 * v[w::HOLE];
     }
     let forward = zone.forward(c) | zone;
     let shield = (pos.pieces(c, PieceType::Pawn) & forward).count().min(3) as i32;
     let danger = if attackers >= 2 || drops {
-        units * units / if drops { 6 } else { 10 }
+        units
+            * units
+            * if drops {
+                v[w::DANGER_DROPS]
+            } else {
+                v[w::DANGER]
+            }
+            / 1000
     } else {
         0
     };
-    shield * SHIELD - danger.min(900)
+    shield * v[w::SHIELD] - danger.min(900)
 }
 
 /// King's chess: pressure when the king has not moved yet in its period.
@@ -281,7 +393,8 @@ fn duty_pressure(pos: &Position, c: Color) -> i32 {
 
 /// Antichess/giveaway: fewer pieces is better, and so is an opponent forced
 /// to take; a lone king or few pawns are good.
-fn evaluate_antichess(pos: &Position, trace: Option<&mut Trace>) -> i32 {
+fn evaluate_antichess(pos: &Position, wt: &Weights, trace: Option<&mut Trace>) -> i32 {
+    let v = &wt.0;
     let stm = pos.side_to_move();
     let mut count = [0i32; 2];
     let mut mobility = [0i32; 2];
@@ -290,15 +403,7 @@ fn evaluate_antichess(pos: &Position, trace: Option<&mut Trace>) -> i32 {
         let ci = c.index();
         for kind in PieceType::ALL {
             let bb = pos.pieces(c, kind);
-            let w = match kind {
-                PieceType::Pawn => 60,
-                PieceType::King => 80,
-                PieceType::Knight => 90,
-                PieceType::Bishop => 90,
-                PieceType::Rook => 110,
-                PieceType::Queen => 140,
-            };
-            count[ci] += bb.count() as i32 * w;
+            count[ci] += bb.count() as i32 * v[w::ANTI + kind.index()];
             for sq in bb {
                 if kind != PieceType::Pawn {
                     mobility[ci] += (attacks::piece(kind, c, sq, occ) & !occ).count() as i32;
@@ -308,8 +413,9 @@ fn evaluate_antichess(pos: &Position, trace: Option<&mut Trace>) -> i32 {
     }
     if let Some(t) = trace {
         t.terms.push(("material (liability)", -count[0], -count[1]));
-        t.terms.push(("mobility", mobility[0] * 2, mobility[1] * 2));
+        let m = v[w::ANTI_MOBILITY];
+        t.terms.push(("mobility", mobility[0] * m, mobility[1] * m));
     }
-    let white = -count[0] + count[1] + 2 * (mobility[0] - mobility[1]);
+    let white = -count[0] + count[1] + v[w::ANTI_MOBILITY] * (mobility[0] - mobility[1]);
     white * stm.sign()
 }

@@ -6,6 +6,7 @@
 
 pub mod attacks;
 pub mod bench;
+pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod movegen;
@@ -15,6 +16,7 @@ pub mod position;
 pub mod rules;
 pub mod search;
 pub mod tt;
+pub mod tune;
 pub mod types;
 pub mod uci;
 pub mod zobrist;

@@ -18,6 +18,48 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Self-play games that write training positions (appends to OUT; see src/datagen.rs for the format).
+    Datagen {
+        /// Output file (appended to, so a stopped run can be resumed).
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Variant.
+        #[arg(long, default_value = "crazyhouse")]
+        variant: String,
+        /// Games to play.
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Opening book: one FEN per line (`#` comments).
+        #[arg(long)]
+        book: Option<std::path::PathBuf>,
+        /// Random plies after the opening.
+        #[arg(long, default_value_t = 4)]
+        random_plies: u32,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Texel-tunes the evaluation weights on datagen output; prints the new weights.
+    Tune {
+        /// Data file(s) from `datagen`.
+        #[arg(long, required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// Variant whose positions are used.
+        #[arg(long, default_value = "crazyhouse")]
+        variant: String,
+        /// Passes of coordinate descent.
+        #[arg(long, default_value_t = 20)]
+        passes: usize,
+        /// Weight of the game result in the target (the rest is the search score).
+        #[arg(long, default_value_t = 0.5)]
+        lambda: f64,
+    },
     /// Search the bench positions to a fixed depth; the last line is `N nodes M nps`.
     Bench {
         /// Search depth.
@@ -83,6 +125,79 @@ fn run_perft(
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
+fn run_datagen(
+    out: &std::path::Path,
+    variant: &str,
+    games: u64,
+    nodes: u64,
+    threads: Option<usize>,
+    book: Option<std::path::PathBuf>,
+    random_plies: u32,
+    seed: u64,
+) -> Result<(), String> {
+    let variant: Variant = variant.parse()?;
+    let openings = match book {
+        Some(path) => std::fs::read_to_string(&path)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(String::from)
+            .collect(),
+        None => Vec::new(),
+    };
+    let threads =
+        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let cfg = rukav::datagen::DatagenConfig {
+        rules: variant.rules(),
+        games,
+        nodes,
+        threads,
+        openings,
+        random_plies,
+        seed,
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (g, p) = rukav::datagen::run(&cfg, &mut file, &stop, &|line| eprintln!("{line}"))
+        .map_err(|e| format!("writing {}: {e}", out.display()))?;
+    println!(
+        "done: {g} games, {p} positions appended to {}",
+        out.display()
+    );
+    Ok(())
+}
+
+fn run_tune(
+    data: &[std::path::PathBuf],
+    variant: &str,
+    passes: usize,
+    lambda: f64,
+) -> Result<(), String> {
+    let variant: Variant = variant.parse()?;
+    let mut records = Vec::new();
+    for path in data {
+        records.extend(
+            rukav::datagen::read_records(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        );
+    }
+    let start = rukav::eval::DEFAULT_WEIGHTS;
+    let rough = rukav::tune::samples(&records, variant.rules(), 1.0, 1.0);
+    if rough.is_empty() {
+        return Err(format!("no {variant} positions in the data"));
+    }
+    let k = rukav::tune::fit_k(&rough, &start);
+    let samples = rukav::tune::samples(&records, variant.rules(), lambda, k);
+    let tuned = rukav::tune::tune(&samples, &start, k, passes, &mut |l| eprintln!("{l}"));
+    println!("{}", rukav::tune::format_weights(&tuned));
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     rukav::attacks::init();
@@ -94,6 +209,43 @@ fn main() -> ExitCode {
             threads,
             options,
         }) => match run_perft(depth, &variant, fen, threads, &options) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some(Command::Datagen {
+            out,
+            variant,
+            games,
+            nodes,
+            threads,
+            book,
+            random_plies,
+            seed,
+        }) => match run_datagen(
+            &out,
+            &variant,
+            games,
+            nodes,
+            threads,
+            book,
+            random_plies,
+            seed,
+        ) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some(Command::Tune {
+            data,
+            variant,
+            passes,
+            lambda,
+        }) => match run_tune(&data, &variant, passes, lambda) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");

@@ -391,7 +391,7 @@ impl Position {
         if let Some(ep) = self.ep.take() {
             self.key ^= KEYS.ep_file[ep.file() as usize];
         }
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         let mover_number = self.fullmove;
         let to = m.to();
         let mut king_move = false;
@@ -516,7 +516,8 @@ impl Position {
         }
         if self.rules.king_duty {
             let period = duty_period(us.is_white(), mover_number);
-            let same = period.is_some() && period == duty_period(us.is_white(), mover_number + 1);
+            let same = period.is_some()
+                && period == duty_period(us.is_white(), mover_number.saturating_add(1));
             let flag = same && (self.duty[us.index()] || king_move);
             if flag != self.duty[us.index()] {
                 self.duty[us.index()] = flag;
@@ -524,7 +525,7 @@ impl Position {
             }
         }
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = them;
         self.key ^= KEYS.side;
@@ -537,9 +538,9 @@ impl Position {
         if let Some(ep) = self.ep.take() {
             self.key ^= KEYS.ep_file[ep.file() as usize];
         }
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         if self.side == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = self.side.flip();
         self.key ^= KEYS.side;

@@ -344,9 +344,9 @@ impl Worker {
         for depth in start_depth..=max_depth {
             self.excluded_root.clear();
             let mut lines: Vec<(Move, i32, Vec<Move>)> = Vec::new();
-            for pv_index in 0..multipv {
+            for (pv_index, line_score) in scores.iter_mut().enumerate() {
                 self.seldepth = 0;
-                let prev = scores[pv_index];
+                let prev = *line_score;
                 let mut delta = 25;
                 let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
                     (prev - delta, prev + delta)
@@ -377,7 +377,7 @@ impl Worker {
                 }
                 let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
                 let Some(&best) = pv.first() else { break };
-                scores[pv_index] = score;
+                *line_score = score;
                 self.excluded_root.push(best);
                 lines.push((best, score, pv.clone()));
                 if let Some(rep) = report {

@@ -1,0 +1,135 @@
+//! Texel tuning of the hand-written evaluation (`rukav tune`).
+//!
+//! Loss: mean squared error between `sigmoid(K * eval)` and a target that
+//! blends the game result with the search score of the position
+//! (`lambda * result + (1 - lambda) * sigmoid(K * score)`), over quiet
+//! positions from `rukav datagen`. Coordinate descent over the weight vector
+//! with shrinking steps; the evaluation of all positions runs on rayon.
+
+use crate::datagen::Record;
+use crate::eval::{evaluate_with, Weights, WEIGHT_NAMES};
+use crate::position::Position;
+use crate::rules::Rules;
+use rayon::prelude::*;
+
+/// A decoded training position.
+pub struct Sample {
+    /// The position.
+    pub pos: Position,
+    /// Target probability that White wins (blended).
+    pub target: f64,
+    /// +1 when White is to move, -1 otherwise (eval is side-to-move relative).
+    pub sign: f64,
+}
+
+fn sigmoid(x: f64, k: f64) -> f64 {
+    1.0 / (1.0 + (-k * x / 400.0).exp())
+}
+
+/// Decodes the records of the given rules' variant into samples.
+pub fn samples(records: &[Record], rules: Rules, lambda: f64, k: f64) -> Vec<Sample> {
+    records
+        .par_iter()
+        .filter(|r| r.variant() == rules.variant)
+        .filter_map(|r| {
+            let pos = r.unpack(rules).ok()?;
+            let target =
+                lambda * r.result_white() + (1.0 - lambda) * sigmoid(r.score_white() as f64, k);
+            Some(Sample {
+                pos,
+                target,
+                sign: pos.side_to_move().sign() as f64,
+            })
+        })
+        .collect()
+}
+
+/// Mean squared error of `weights` over the samples.
+pub fn loss(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
+    let sum: f64 = samples
+        .par_iter()
+        .map(|s| {
+            let e = evaluate_with(&s.pos, weights) as f64 * s.sign;
+            let d = s.target - sigmoid(e, k);
+            d * d
+        })
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// Finds the scaling constant K that best fits the current weights.
+pub fn fit_k(samples: &[Sample], weights: &Weights) -> f64 {
+    let (mut lo, mut hi) = (0.2f64, 3.0f64);
+    for _ in 0..30 {
+        let a = lo + (hi - lo) / 3.0;
+        let b = hi - (hi - lo) / 3.0;
+        if loss(samples, weights, a) < loss(samples, weights, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Coordinate descent: tries +step and -step on every weight, keeps what
+/// lowers the loss, halves the steps when a pass finds nothing; `report`
+/// receives a line per pass.
+pub fn tune(
+    samples: &[Sample],
+    start: &Weights,
+    k: f64,
+    passes: usize,
+    report: &mut dyn FnMut(String),
+) -> Weights {
+    let mut best = start.clone();
+    let mut best_loss = loss(samples, &best, k);
+    report(format!(
+        "start loss {best_loss:.6} K {k:.3} positions {}",
+        samples.len()
+    ));
+    let mut steps: Vec<i32> = best.0.iter().map(|v| (v.abs() / 16).max(1)).collect();
+    for pass in 0..passes {
+        let mut improved = false;
+        for (i, step) in steps.iter().enumerate() {
+            for dir in [1, -1] {
+                let mut w = best.clone();
+                w.0[i] += dir * step;
+                let l = loss(samples, &w, k);
+                if l < best_loss {
+                    best_loss = l;
+                    best = w;
+                    improved = true;
+                    break;
+                }
+            }
+        }
+        report(format!("pass {} loss {best_loss:.6}", pass + 1));
+        if !improved {
+            let mut any = false;
+            for s in steps.iter_mut() {
+                if *s > 1 {
+                    *s /= 2;
+                    any = true;
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// The weights as Rust source, grouped by name.
+pub fn format_weights(w: &Weights) -> String {
+    let mut s = String::new();
+    for (name, start, len) in WEIGHT_NAMES {
+        let vals: Vec<String> = w.0[start..start + len]
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        s.push_str(&format!("    {}, // {}\n", vals.join(", "), name));
+    }
+    s
+}
