@@ -1,0 +1,613 @@
+//! Scripted UCI sessions against the built `rukav` binary.
+//!
+//! Each test spawns the engine with piped stdin/stdout. A reader thread
+//! forwards stdout lines through a channel; every wait for a line has a
+//! generous deadline (`recv_timeout`), so a hung engine fails the test with
+//! the transcript instead of hanging it. No test asserts anything about time.
+
+use rukav::{Position, Rules, Variant};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Deadline for any single expected line.
+const DEADLINE: Duration = Duration::from_secs(30);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Everything sent (`> `) and received (`< `), for failure messages.
+    transcript: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rukav"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn rukav");
+        let stdout = child.stdout.take().expect("stdout");
+        let stdin = child.stdin.take();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            transcript: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let shown: String = line.chars().take(200).collect();
+        self.transcript.push(format!("> {shown}"));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write to engine");
+        stdin.flush().expect("flush");
+    }
+
+    fn fail(&self, why: &str) -> ! {
+        let tail: Vec<&String> = self.transcript.iter().rev().take(60).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().map(|s| s.as_str()).collect();
+        panic!(
+            "{why}\n--- transcript (last 60 lines) ---\n{}",
+            tail.join("\n")
+        );
+    }
+
+    /// Reads lines until one satisfies `done`; returns all lines read, the
+    /// matching one last.
+    fn read_until(&mut self, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut got = Vec::new();
+        loop {
+            match self.lines.recv_timeout(DEADLINE) {
+                Ok(line) => {
+                    self.transcript.push(format!("< {line}"));
+                    let stop = done(&line);
+                    got.push(line);
+                    if stop {
+                        return got;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.fail(&format!("no {what} within {DEADLINE:?}"))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.fail(&format!("engine closed stdout while waiting for {what}"))
+                }
+            }
+        }
+    }
+
+    /// `isready` and the lines up to `readyok` (excluded).
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut l = self.read_until("readyok", |l| l == "readyok");
+        l.pop();
+        l
+    }
+
+    /// Lines up to and including `bestmove`; returns them and the best move.
+    fn bestmove(&mut self) -> (Vec<String>, String) {
+        let lines = self.read_until("bestmove", |l| l.starts_with("bestmove"));
+        let last = lines.last().expect("a line");
+        let mv = last
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or_else(|| self.fail("bestmove without a move"))
+            .to_string();
+        (lines, mv)
+    }
+
+    fn set_variant(&mut self, v: Variant) {
+        self.send(&format!("setoption name UCI_Variant value {}", v.name()));
+    }
+
+    /// The FEN printed by `d`.
+    fn fen(&mut self) -> String {
+        self.send("d");
+        let lines = self.read_until("Checkers line of d", |l| l.starts_with("Checkers:"));
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix("Fen: "))
+            .unwrap_or_else(|| self.fail("d printed no Fen line"))
+            .to_string()
+    }
+
+    /// Sends `line`, then `isready`; asserts an error was reported for it.
+    fn expect_error(&mut self, line: &str) -> String {
+        self.send(line);
+        let out = self.sync();
+        match out.iter().find(|l| l.starts_with("info string error:")) {
+            Some(e) => e.clone(),
+            None => self.fail(&format!("no 'info string error:' for {line:.80}")),
+        }
+    }
+
+    /// Sends `line`, then `isready`; asserts no error was reported.
+    fn expect_ok(&mut self, line: &str) {
+        self.send(line);
+        let out = self.sync();
+        if let Some(e) = out.iter().find(|l| l.contains("error")) {
+            let msg = format!("unexpected error for {line:.80}: {e}");
+            self.fail(&msg);
+        }
+    }
+
+    /// Runs `go <args>` on the current position and checks that the best
+    /// move is legal there (by the library's move generator).
+    fn go_legal(&mut self, rules: Rules, args: &str) -> (Vec<String>, String) {
+        let fen = self.fen();
+        let pos = Position::from_fen(&fen, rules)
+            .unwrap_or_else(|e| self.fail(&format!("engine printed a bad FEN {fen}: {e:?}")));
+        self.send(&format!("go {args}"));
+        let (lines, mv) = self.bestmove();
+        if let Err(e) = pos.parse_uci_move(&mv) {
+            self.fail(&format!(
+                "go {args}: bestmove {mv} is illegal in {fen}: {e}"
+            ));
+        }
+        (lines, mv)
+    }
+
+    /// `quit` and the exit status (with a deadline).
+    fn quit(mut self) -> std::process::ExitStatus {
+        self.send("quit");
+        self.stdin = None;
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status;
+            }
+            if start.elapsed() > DEADLINE {
+                self.fail("engine did not exit after quit");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // Only reached with the process still running when a test failed.
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut w = line.split_whitespace();
+    while let Some(t) = w.next() {
+        if t == key {
+            return w.next();
+        }
+    }
+    None
+}
+
+fn first_pv_move(line: &str) -> Option<&str> {
+    field(line, "pv")
+}
+
+// ------------------------------------------------------------------ tests
+
+#[test]
+fn handshake_lists_every_option() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.read_until("uciok", |l| l == "uciok");
+    assert!(
+        lines.iter().any(|l| l.starts_with("id name Rukav")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option ")).collect();
+    // (name, type, default, combo values)
+    let expected: [(&str, &str, Option<&str>, &[&str]); 14] = [
+        ("Hash", "spin", Some("16"), &[]),
+        ("Threads", "spin", Some("1"), &[]),
+        ("Clear Hash", "button", None, &[]),
+        ("Ponder", "check", Some("false"), &[]),
+        ("MultiPV", "spin", Some("1"), &[]),
+        ("Move Overhead", "spin", Some("30"), &[]),
+        (
+            "UCI_Variant",
+            "combo",
+            Some("chess"),
+            &[
+                "chess",
+                "crazyhouse",
+                "bughouse",
+                "antichess",
+                "giveaway",
+                "kingschess",
+            ],
+        ),
+        ("DropCheck", "check", Some("true"), &[]),
+        ("DropMate", "check", Some("true"), &[]),
+        ("PawnDrop7th", "check", Some("true"), &[]),
+        (
+            "PawnDrop2nd",
+            "combo",
+            Some("allowed"),
+            &["allowed", "forbidden", "check-only"],
+        ),
+        ("PromotedRevert", "check", Some("true"), &[]),
+        ("DroppedRookCastles", "check", Some("false"), &[]),
+        (
+            "PromotionRule",
+            "combo",
+            Some("standard"),
+            &["standard", "gambler"],
+        ),
+    ];
+    assert_eq!(options.len(), expected.len(), "{options:#?}");
+    for (name, kind, default, vars) in expected {
+        let prefix = format!("option name {name} type ");
+        let line = options
+            .iter()
+            .find(|l| l.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("no option {name} in {options:#?}"));
+        let rest = &line[prefix.len()..];
+        assert_eq!(rest.split_whitespace().next(), Some(kind), "{line}");
+        assert_eq!(field(rest, "default"), default, "{line}");
+        let got_vars: Vec<&str> = rest
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .windows(2)
+            .filter(|w| w[0] == "var")
+            .map(|w| w[1])
+            .collect();
+        assert_eq!(got_vars, vars, "{line}");
+        if kind == "spin" {
+            let min: i64 = field(rest, "min").expect("min").parse().expect("min");
+            let max: i64 = field(rest, "max").expect("max").parse().expect("max");
+            let d: i64 = default.expect("default").parse().expect("default");
+            assert!(min <= d && d <= max, "{line}");
+        }
+    }
+    // uciok comes last, after every option.
+    assert_eq!(lines.last().map(String::as_str), Some("uciok"));
+    assert!(e.sync().is_empty());
+    assert!(e.quit().success());
+}
+
+#[test]
+fn every_variant_start_position_gets_a_legal_move() {
+    let mut e = Engine::start();
+    for v in Variant::ALL {
+        e.set_variant(v);
+        e.expect_ok("ucinewgame");
+        e.expect_ok("position startpos");
+        let fen = e.fen();
+        assert_eq!(fen, Position::start_with(v.rules()).fen(), "{v}");
+        let (lines, _) = e.go_legal(v.rules(), "depth 3");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth")),
+            "{v}: no info lines"
+        );
+    }
+    assert!(e.quit().success());
+}
+
+#[test]
+fn fen_with_pockets_and_promoted_marks_round_trips() {
+    let mut e = Engine::start();
+    e.set_variant(Variant::Crazyhouse);
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKQ~1R[QRBNPqrbnp] w kq - 4 4";
+    e.expect_ok(&format!("position fen {fen}"));
+    assert_eq!(e.fen(), fen);
+    e.go_legal(Variant::Crazyhouse.rules(), "depth 3");
+    // Bughouse reads the same notation, also the older "ninth rank" pocket.
+    e.set_variant(Variant::Bughouse);
+    e.expect_ok(&format!("position fen {fen}"));
+    assert_eq!(e.fen(), fen);
+    let old = "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKQ~1R/QRBNPqrbnp w kq - 4 4";
+    e.expect_ok(&format!("position fen {old}"));
+    assert_eq!(e.fen(), fen);
+    e.go_legal(Variant::Bughouse.rules(), "depth 3");
+    assert!(e.quit().success());
+}
+
+#[test]
+fn drops_in_move_lists() {
+    let mut e = Engine::start();
+    e.set_variant(Variant::Crazyhouse);
+    let rules = Variant::Crazyhouse.rules();
+    let moves = ["e2e4", "d7d5", "e4d5", "d8d5", "P@e4", "d5a5", "n@f3"];
+    // The library's own replay is the reference; `n@f3` is an illegal drop
+    // (White has no knight in hand), so the list stops before it.
+    let mut pos = Position::start_with(rules);
+    for m in &moves[..6] {
+        let mv = pos.parse_uci_move(m).expect("legal");
+        pos.make_move(mv);
+    }
+    assert!(pos.parse_uci_move("N@f3").is_err());
+    e.expect_ok(&format!("position startpos moves {}", moves[..6].join(" ")));
+    assert_eq!(e.fen(), pos.fen());
+    assert!(e.fen().contains("[p]"), "Black holds the captured pawn");
+    e.go_legal(rules, "depth 4");
+    // Lower-case piece letters are accepted for drops.
+    e.expect_ok("position startpos moves e2e4 d7d5 e4d5 d8d5 p@e4");
+    e.go_legal(rules, "depth 3");
+    assert!(e.quit().success());
+}
+
+#[test]
+fn go_depth_nodes_movetime() {
+    let mut e = Engine::start();
+    let rules = Variant::Chess.rules();
+    e.expect_ok("position startpos moves e2e4 e7e5");
+    let (lines, _) = e.go_legal(rules, "depth 5");
+    let depths: Vec<i32> = lines
+        .iter()
+        .filter_map(|l| field(l, "depth").and_then(|d| d.parse().ok()))
+        .collect();
+    assert_eq!(depths.iter().max(), Some(&5), "{lines:?}");
+    e.go_legal(rules, "nodes 5000");
+    e.go_legal(rules, "movetime 200");
+    e.go_legal(
+        rules,
+        "wtime 3000 btime 3000 winc 100 binc 100 movestogo 20",
+    );
+    e.go_legal(rules, "wtime 100 btime 100");
+    // `mate` with a depth cap, on a position with a mate in 1 (Qxf7#).
+    e.expect_ok("position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+    let (_, mv) = e.go_legal(rules, "mate 1 depth 10");
+    assert_eq!(mv, "h5f7");
+    assert!(e.quit().success());
+}
+
+#[test]
+fn go_infinite_waits_for_stop() {
+    let mut e = Engine::start();
+    e.set_variant(Variant::Crazyhouse);
+    e.expect_ok("position startpos moves e2e4 d7d5");
+    let fen = e.fen();
+    let pos = Position::from_fen(&fen, Variant::Crazyhouse.rules()).expect("fen");
+    e.send("go infinite");
+    let before = e.sync();
+    assert!(
+        !before.iter().any(|l| l.starts_with("bestmove")),
+        "bestmove before stop: {before:?}"
+    );
+    e.send("stop");
+    let (_, mv) = e.bestmove();
+    assert!(pos.parse_uci_move(&mv).is_ok(), "{mv}");
+    // Exactly one bestmove: nothing more arrives before readyok.
+    assert!(!e.sync().iter().any(|l| l.starts_with("bestmove")));
+    assert!(e.quit().success());
+}
+
+#[test]
+fn go_ponder_then_ponderhit() {
+    let mut e = Engine::start();
+    e.expect_ok("setoption name Ponder value true");
+    e.expect_ok("position startpos moves d2d4 g8f6");
+    let fen = e.fen();
+    let pos = Position::from_fen(&fen, Variant::Chess.rules()).expect("fen");
+    e.send("go ponder wtime 2000 btime 2000");
+    let before = e.sync();
+    assert!(
+        !before.iter().any(|l| l.starts_with("bestmove")),
+        "bestmove while pondering: {before:?}"
+    );
+    e.send("ponderhit");
+    let (_, mv) = e.bestmove();
+    assert!(pos.parse_uci_move(&mv).is_ok(), "{mv}");
+    // A ponder search can also be stopped: bestmove then too.
+    e.send("go ponder wtime 2000 btime 2000");
+    assert!(!e.sync().iter().any(|l| l.starts_with("bestmove")));
+    e.send("stop");
+    let (_, mv) = e.bestmove();
+    assert!(pos.parse_uci_move(&mv).is_ok(), "{mv}");
+    assert!(e.quit().success());
+}
+
+#[test]
+fn multipv_three_lines() {
+    let mut e = Engine::start();
+    e.set_variant(Variant::Crazyhouse);
+    e.expect_ok("setoption name MultiPV value 3");
+    e.expect_ok("position startpos moves e2e4 e7e5 g1f3");
+    let (lines, _) = e.go_legal(Variant::Crazyhouse.rules(), "depth 4");
+    let mut found = false;
+    for depth in 1..=4 {
+        let d = depth.to_string();
+        let at: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info") && field(l, "depth") == Some(&d))
+            .collect();
+        let first: Vec<Option<&str>> = (1..=3)
+            .map(|k| {
+                let k = k.to_string();
+                at.iter()
+                    .rev()
+                    .find(|l| field(l, "multipv") == Some(&k))
+                    .and_then(|l| first_pv_move(l))
+            })
+            .collect();
+        if let [Some(a), Some(b), Some(c)] = first[..] {
+            assert!(a != b && b != c && a != c, "depth {depth}: {a} {b} {c}");
+            found = true;
+        }
+    }
+    assert!(found, "no depth with multipv 1, 2 and 3: {lines:#?}");
+    assert!(e.quit().success());
+}
+
+#[test]
+fn go_perft_in_crazyhouse() {
+    let mut e = Engine::start();
+    e.set_variant(Variant::Crazyhouse);
+    e.expect_ok("position startpos");
+    e.send("go perft 3");
+    let lines = e.read_until("Nodes searched", |l| l.starts_with("Nodes searched:"));
+    // No capture is possible in the first two plies, so drops cannot occur
+    // yet: the count is chess's 8902.
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 8902")
+    );
+    // A position with full pockets: the UCI count equals the library's.
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKQ~1R[QRBNPqrbnp] w kq - 4 4";
+    e.expect_ok(&format!("position fen {fen}"));
+    e.send("go perft 2");
+    let lines = e.read_until("Nodes searched", |l| l.starts_with("Nodes searched:"));
+    let pos = Position::from_fen(fen, Variant::Crazyhouse.rules()).expect("fen");
+    let want = rukav::perft::perft(&pos, 2);
+    assert_eq!(
+        lines.last().cloned(),
+        Some(format!("Nodes searched: {want}"))
+    );
+    // Divide lines: one per legal root move, summing to the total.
+    let sum: u64 = lines
+        .iter()
+        .filter_map(|l| l.split_once(": "))
+        .filter(|(m, _)| pos.parse_uci_move(m).is_ok())
+        .map(|(_, n)| n.parse::<u64>().expect("count"))
+        .sum();
+    assert_eq!(sum, want);
+    assert!(e.quit().success());
+}
+
+#[test]
+fn searchmoves_restricts_the_best_move() {
+    let mut e = Engine::start();
+    let rules = Variant::Chess.rules();
+    e.expect_ok("position startpos");
+    for _ in 0..2 {
+        let (_, mv) = e.go_legal(rules, "depth 4 searchmoves a2a3 h2h3");
+        assert!(mv == "a2a3" || mv == "h2h3", "{mv}");
+    }
+    // A single allowed move, in crazyhouse with a drop.
+    e.set_variant(Variant::Crazyhouse);
+    e.expect_ok("position startpos moves e2e4 d7d5 e4d5 d8d5");
+    let (_, mv) = e.go_legal(Variant::Crazyhouse.rules(), "depth 3 searchmoves P@h3");
+    assert_eq!(mv, "P@h3");
+    // Two allowed moves, one of them a drop.
+    let (_, mv) = e.go_legal(Variant::Crazyhouse.rules(), "depth 3 searchmoves g1f3 P@c4");
+    assert!(mv == "g1f3" || mv == "P@c4", "{mv}");
+    assert!(e.quit().success());
+}
+
+#[test]
+fn bad_input_keeps_the_last_good_state() {
+    let mut e = Engine::start();
+    e.set_variant(Variant::Crazyhouse);
+    let rules = Variant::Crazyhouse.rules();
+    e.expect_ok("position startpos moves e2e4 d7d5 e4d5");
+    let good = e.fen();
+
+    e.expect_error("garbage command here");
+    e.expect_error("xyzzy");
+    e.expect_error("position fen garbage");
+    e.expect_error("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1");
+    e.expect_error("position");
+    e.expect_error("position startpos extra");
+    // An illegal move in the list: the whole command is refused and the
+    // previous position stays.
+    let err = e.expect_error("position startpos moves e2e4 e7e5 e1e3");
+    assert!(err.contains("e1e3"), "{err}");
+    assert_eq!(e.fen(), good);
+    e.expect_error("position startpos moves e2e4 P@e5");
+    assert_eq!(e.fen(), good);
+    e.expect_error("position startpos moves e2e4 e7e5 e4e5");
+    assert_eq!(e.fen(), good);
+    e.expect_error("setoption name Hash value -5");
+    e.expect_error("setoption name Hash value 0");
+    e.expect_error("setoption name Hash");
+    e.expect_error("setoption name Threads value many");
+    e.expect_error("setoption name MultiPV value 0");
+    e.expect_error("setoption name Ponder value maybe");
+    e.expect_error("setoption name NoSuchOption value 1");
+    e.expect_error("setoption value 3");
+    e.expect_error("setoption name UCI_Variant value nonsense");
+    e.expect_error("setoption name PawnDrop2nd value sometimes");
+    e.expect_error("setoption name PromotionRule value anything");
+    // The refused variant change left crazyhouse and the position alone.
+    assert_eq!(e.fen(), good);
+    e.expect_error("go depth abc");
+    e.expect_error("go depth");
+    e.expect_error("go nodes -3");
+    e.expect_error("go movetime soon");
+    e.expect_error("go sideways");
+    e.expect_error("go searchmoves e2e4");
+    // None of the refused `go`s started a search.
+    assert!(!e.sync().iter().any(|l| l.starts_with("bestmove")));
+    // An empty line and a blank line are ignored silently.
+    e.expect_ok("");
+    e.expect_ok("   \t ");
+    // A very long garbage line.
+    let long = "x".repeat(200_000);
+    e.expect_error(&long);
+    e.expect_error(&format!(
+        "position startpos moves {}",
+        "e2e4 ".repeat(20_000)
+    ));
+    assert_eq!(e.fen(), good);
+    // The engine still searches, from the last good position.
+    e.go_legal(rules, "depth 4");
+    assert_eq!(e.fen(), good);
+
+    // A very long legal move list (knights shuffling, no repetition rule
+    // in the way of parsing) is accepted.
+    let shuffle = "g1f3 g8f6 f3g1 f6g8 ".repeat(250);
+    e.expect_ok(&format!("position startpos moves {shuffle}"));
+    let fen = e.fen();
+    assert!(
+        fen.starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 1000 "),
+        "{fen}"
+    );
+    e.go_legal(rules, "depth 4");
+    assert!(e.quit().success());
+}
+
+#[test]
+fn stop_and_isready_when_idle_are_harmless() {
+    let mut e = Engine::start();
+    e.expect_ok("stop");
+    e.expect_ok("ponderhit");
+    e.expect_ok("ucinewgame");
+    e.expect_ok("debug on");
+    assert!(!e.sync().iter().any(|l| l.starts_with("bestmove")));
+    e.go_legal(Variant::Chess.rules(), "depth 3");
+    assert!(e.quit().success());
+}
+
+#[test]
+fn quit_during_a_search_exits_cleanly() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    let _ = e.sync();
+    assert!(e.quit().success());
+}
+
+#[test]
+fn end_of_input_exits_cleanly() {
+    let mut e = Engine::start();
+    assert!(e.sync().is_empty());
+    e.stdin = None; // EOF
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = e.child.try_wait().expect("try_wait") {
+            break s;
+        }
+        assert!(start.elapsed() < DEADLINE, "no exit at end of input");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(status.success());
+}
