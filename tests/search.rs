@@ -138,9 +138,11 @@ fn crazyhouse_mate_in_1_by_drop() {
     assert_eq!(Score::from_internal(r.score), Score::Mate(1));
 }
 
-/// N@f7+ (a drop, blocking White's own Bc4) Kg8, then the knight jumps on
-/// with a discovered double check from the bishop: mate. Q@g8+ Rxg8 N@f7 is
-/// another mate in 2. No mate in 1 exists (checked).
+/// Q@g8+ (the bishop on c4 guards g8, so only Rxg8 answers it) and then
+/// N@f7 is a smothered mate: king h8 boxed in by Rg8, g7, h7, and a knight
+/// check cannot be blocked. The engine may pick another mate in 2 (it finds
+/// N@f7+ first); the exhaustive check proves whichever it plays. There is no
+/// mate in 1 (checked).
 #[test]
 fn crazyhouse_mate_in_2_by_drops() {
     let fen = "r6k/6pp/8/8/2B5/8/5PPP/6K1[QN] w - - 0 1";
