@@ -202,21 +202,28 @@ impl Position {
     /// Our pieces pinned to our king.
     #[inline]
     pub fn pinned(&self, us: Color) -> Bitboard {
-        let them = us.flip();
-        let ksq = self.king_sq(us);
+        self.blockers(us, us.flip()) & self.color_bb(us)
+    }
+
+    /// Pieces (of either colour) that stand alone between `king_of`'s king
+    /// and a slider of `sliders_of`: pins when they are the king's own
+    /// pieces, discovered-check candidates when they are the slider's.
+    #[inline]
+    pub fn blockers(&self, king_of: Color, sliders_of: Color) -> Bitboard {
+        let ksq = self.king_sq(king_of);
         let occ = self.occupied();
-        let rq = self.pieces(them, PieceType::Rook) | self.pieces(them, PieceType::Queen);
-        let bq = self.pieces(them, PieceType::Bishop) | self.pieces(them, PieceType::Queen);
+        let rq = self.pieces(sliders_of, PieceType::Rook) | self.pieces(sliders_of, PieceType::Queen);
+        let bq = self.pieces(sliders_of, PieceType::Bishop) | self.pieces(sliders_of, PieceType::Queen);
         let snipers = (attacks::rook(ksq, Bitboard::EMPTY) & rq)
             | (attacks::bishop(ksq, Bitboard::EMPTY) & bq);
-        let mut pinned = Bitboard::EMPTY;
+        let mut blockers = Bitboard::EMPTY;
         for s in snipers {
             let b = attacks::between(ksq, s) & occ;
-            if !b.more_than_one() && b.nonempty() {
-                pinned |= b & self.color_bb(us);
+            if !b.more_than_one() {
+                blockers |= b;
             }
         }
-        pinned
+        blockers
     }
 
     /// Squares where a piece of `kind` of the side to move would attack the enemy king.

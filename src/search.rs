@@ -225,6 +225,55 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     gain[0]
 }
 
+/// What a node needs to tell cheaply whether a quiet move gives check.
+struct CheckInfo {
+    /// Squares from which each piece kind (P N B R Q) attacks the enemy king.
+    squares: [Bitboard; 5],
+    /// Our pieces whose move may uncover a check.
+    discoverers: Bitboard,
+    /// The enemy king.
+    king: Square,
+    /// Does the enemy have a royal king at all?
+    active: bool,
+}
+
+impl CheckInfo {
+    fn new(pos: &Position) -> CheckInfo {
+        let us = pos.side_to_move();
+        let them = us.flip();
+        let active = pos.rules().royal_king && pos.pieces(them, PieceType::King).nonempty();
+        let mut squares = [Bitboard::EMPTY; 5];
+        let mut discoverers = Bitboard::EMPTY;
+        if active {
+            for k in PieceType::POCKET {
+                squares[k.index()] = pos.check_squares(k);
+            }
+            discoverers = pos.blockers(them, us) & pos.color_bb(us);
+        }
+        CheckInfo {
+            squares,
+            discoverers,
+            king: pos.king_sq(them),
+            active,
+        }
+    }
+
+    /// Does the quiet move or drop `m` give check? (Castling, en passant and
+    /// promotions answer false; the search learns those after making them.)
+    #[inline]
+    fn gives_check(&self, pos: &Position, m: Move) -> bool {
+        if !self.active || m.is_castle() || m.is_en_passant() || m.is_promotion() {
+            return false;
+        }
+        if m.is_drop() {
+            return self.squares[m.drop_piece().index()].has(m.to());
+        }
+        let kind = pos.moved_kind(m);
+        (kind != PieceType::King && self.squares[kind.index()].has(m.to()))
+            || (self.discoverers.has(m.from()) && !attacks::line(self.king, m.from()).has(m.to()))
+    }
+}
+
 /// Per-thread search state.
 pub struct Worker {
     /// Thread number (0 = main).
@@ -485,6 +534,7 @@ impl Worker {
         moves: &MoveList,
         tt_move: Move,
         ply: usize,
+        checks: &CheckInfo,
     ) -> ScoreList {
         let mut scores = ScoreList::new();
         let us = pos.side_to_move();
@@ -499,15 +549,6 @@ impl Worker {
         } else {
             Move::NULL
         };
-        let drops = pos.rules().drops;
-        let mut check_sq = [Bitboard::EMPTY; 5];
-        if drops && pos.rules().royal_king {
-            for k in PieceType::POCKET {
-                if pos.pocket(us, k) > 0 {
-                    check_sq[k.index()] = pos.check_squares(k);
-                }
-            }
-        }
         for &m in moves.iter() {
             let score = if m == tt_move {
                 1 << 30
@@ -533,7 +574,7 @@ impl Worker {
                 1 << 26
             } else {
                 let h = self.history[us.index()][hist_index(m)];
-                if m.is_drop() && check_sq[m.drop_piece().index()].has(m.to()) {
+                if checks.gives_check(pos, m) {
                     if see(pos, m) >= 0 {
                         (1 << 25) + h
                     } else {
@@ -698,7 +739,8 @@ impl Worker {
             }
             return self.terminal_score(pos, ply);
         }
-        let mut scores = self.score_moves(pos, &moves, tt_move, ply);
+        let checks = CheckInfo::new(pos);
+        let mut scores = self.score_moves(pos, &moves, tt_move, ply, &checks);
 
         let original_alpha = alpha;
         let mut best_score = -INF;
@@ -734,8 +776,8 @@ impl Worker {
             count += 1;
 
             if !root && best_score > -MATE_BOUND {
-                // Late move pruning and futility for quiet moves.
-                if quiet && !in_check && move_score < (1 << 25) {
+                // Late move pruning and futility for quiet moves that do not check.
+                if quiet && !in_check && move_score < (1 << 25) && !checks.gives_check(pos, m) {
                     let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
                     if depth <= 8 && count as i32 > lmp_limit + 2 {
                         skip_quiets = true;

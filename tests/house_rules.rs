@@ -844,16 +844,10 @@ fn more_than_256_moves() {
     assert_eq!(rukav::perft::perft(&p, 2), total);
 }
 
-/// KNOWN SRC BUG (reported to the lead, test ignored until fixed):
-/// clocks at u32::MAX overflow in `make_move_delta`.
-/// Reproduction: chess, `4k3/8/8/8/8/8/8/4K3 b - - 4294967295 4294967295`,
-/// play `e8d8`: a debug build panics with "attempt to add with overflow"
-/// (`self.halfmove += 1`, src/position.rs); a release build wraps the
-/// full-move number to 0, whose FEN reads back as 1 (no round trip).
-/// Either refusing such clocks in `from_fen` or saturating the additions
-/// makes this test pass.
+/// Clocks at u32::MAX: `make_move` saturates both clocks (this once
+/// overflowed: a debug build panicked, a release build wrapped the full-move
+/// number to 0). Every variant must keep the FEN round trip.
 #[test]
-#[ignore = "src bug: clock overflow at u32::MAX (see comment)"]
 fn extreme_clocks_do_not_panic() {
     for v in Variant::ALL {
         let fen = if v.rules().drops {
