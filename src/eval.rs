@@ -80,20 +80,31 @@ pub struct Weights(pub [i32; w::COUNT]);
 
 /// The weights the engine plays with (tuned with `rukav tune`, see nets/README.md).
 pub const DEFAULT_WEIGHTS: Weights = Weights([
-    82, 337, 365, 477, 1025, // chess mg
-    94, 281, 297, 512, 936, // chess eg
-    100, 290, 300, 420, 760, // drop variants: board
-    140, 330, 320, 450, 800, // drop variants: hand
-    4, 4, 2, 1, // mobility
-    1, 3, 2, 3, 5, // king-zone attacks
-    2, 4, 2, 3, 5, // drop threats
-    14, 18, 35, // shield, tempo, tempo (drops)
-    6, 5, 4, // pawn advance (drops), pawn advance, central pawn
-    10, 5, 15, 2, // knight, bishop, rook 7th, queen
-    20, 15, 10, // king home, king advance, king wing
-    166, 100, 2, // danger scale (drops), danger scale, hole
-    60, 90, 90, 110, 140, 80, // antichess liabilities
-    2,  // antichess mobility
+    82, 337, 365, 477, 1025, // CHESS_MG
+    94, 281, 297, 512, 936, // CHESS_EG
+    130, 272, 300, 342, 666, // ZH_BOARD
+    140, 310, 340, 478, 700, // ZH_HAND
+    9, 15, 16, 10, // MOBILITY (N B R Q)
+    11, 6, 3, 6, 8, // ATTACK
+    2, 4, 2, 3, 3,   // DROP_CHECK
+    13,  // SHIELD
+    18,  // TEMPO
+    55,  // TEMPO_DROPS
+    -5,  // PAWN_ADVANCE_DROPS
+    5,   // PAWN_ADVANCE
+    14,  // PAWN_CENTRAL
+    24,  // KNIGHT_CENTRE
+    24,  // BISHOP_CENTRE
+    -25, // ROOK_SEVENTH
+    -36, // QUEEN_CENTRE
+    -17, // KING_HOME
+    19,  // KING_ADVANCE
+    50,  // KING_WING
+    206, // DANGER_DROPS
+    100, // DANGER
+    4,   // HOLE
+    60, 90, 90, 110, 140, 80, // ANTI
+    2,  // ANTI_MOBILITY
 ]);
 
 /// Names of the weight groups, for the tuner's output.

@@ -193,7 +193,10 @@ fn run_tune(
     }
     let k = rukav::tune::fit_k(&rough, &start);
     let samples = rukav::tune::samples(&records, variant.rules(), lambda, k);
-    let tuned = rukav::tune::tune(&samples, &start, k, passes, &mut |l| eprintln!("{l}"));
+    let tunable = rukav::tune::relevant_weights(&variant.rules());
+    let tuned = rukav::tune::tune(&samples, &start, &tunable, k, passes, &mut |l| {
+        eprintln!("{l}")
+    });
     println!("{}", rukav::tune::format_weights(&tuned));
     Ok(())
 }

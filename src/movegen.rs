@@ -212,8 +212,10 @@ impl Position {
     pub fn blockers(&self, king_of: Color, sliders_of: Color) -> Bitboard {
         let ksq = self.king_sq(king_of);
         let occ = self.occupied();
-        let rq = self.pieces(sliders_of, PieceType::Rook) | self.pieces(sliders_of, PieceType::Queen);
-        let bq = self.pieces(sliders_of, PieceType::Bishop) | self.pieces(sliders_of, PieceType::Queen);
+        let rq =
+            self.pieces(sliders_of, PieceType::Rook) | self.pieces(sliders_of, PieceType::Queen);
+        let bq =
+            self.pieces(sliders_of, PieceType::Bishop) | self.pieces(sliders_of, PieceType::Queen);
         let snipers = (attacks::rook(ksq, Bitboard::EMPTY) & rq)
             | (attacks::bishop(ksq, Bitboard::EMPTY) & bq);
         let mut blockers = Bitboard::EMPTY;

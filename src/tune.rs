@@ -45,16 +45,64 @@ pub fn samples(records: &[Record], rules: Rules, lambda: f64, k: f64) -> Vec<Sam
 }
 
 /// Mean squared error of `weights` over the samples.
+/// The sum is taken over fixed chunks in order, so it is deterministic
+/// (a plain parallel float sum is not, and the tuner would chase noise).
 pub fn loss(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
-    let sum: f64 = samples
-        .par_iter()
-        .map(|s| {
-            let e = evaluate_with(&s.pos, weights) as f64 * s.sign;
-            let d = s.target - sigmoid(e, k);
-            d * d
+    let parts: Vec<f64> = samples
+        .par_chunks(1024)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .map(|s| {
+                    let e = evaluate_with(&s.pos, weights) as f64 * s.sign;
+                    let d = s.target - sigmoid(e, k);
+                    d * d
+                })
+                .sum::<f64>()
         })
-        .sum();
-    sum / samples.len().max(1) as f64
+        .collect();
+    parts.iter().sum::<f64>() / samples.len().max(1) as f64
+}
+
+/// The weights that matter for a variant (the others cannot change its loss).
+pub fn relevant_weights(rules: &Rules) -> Vec<usize> {
+    use crate::eval::w;
+    let groups: &[(usize, usize)] = if rules.losers_win {
+        &[(w::ANTI, 6), (w::ANTI_MOBILITY, 1)]
+    } else if rules.drops {
+        &[
+            (w::ZH_BOARD, 5),
+            (w::ZH_HAND, 5),
+            (w::MOBILITY, 4),
+            (w::ATTACK, 5),
+            (w::DROP_CHECK, 5),
+            (w::SHIELD, 1),
+            (w::TEMPO_DROPS, 1),
+            (w::PAWN_ADVANCE_DROPS, 1),
+            (w::PAWN_CENTRAL, 1),
+            (w::KNIGHT_CENTRE, 4),
+            (w::KING_HOME, 3),
+            (w::DANGER_DROPS, 1),
+            (w::HOLE, 1),
+        ]
+    } else {
+        &[
+            (w::CHESS_MG, 5),
+            (w::CHESS_EG, 5),
+            (w::MOBILITY, 4),
+            (w::ATTACK, 5),
+            (w::SHIELD, 1),
+            (w::TEMPO, 1),
+            (w::PAWN_ADVANCE, 1),
+            (w::PAWN_CENTRAL, 1),
+            (w::KNIGHT_CENTRE, 4),
+            (w::DANGER, 1),
+        ]
+    };
+    groups
+        .iter()
+        .flat_map(|&(start, len)| start..start + len)
+        .collect()
 }
 
 /// Finds the scaling constant K that best fits the current weights.
@@ -78,6 +126,7 @@ pub fn fit_k(samples: &[Sample], weights: &Weights) -> f64 {
 pub fn tune(
     samples: &[Sample],
     start: &Weights,
+    tunable: &[usize],
     k: f64,
     passes: usize,
     report: &mut dyn FnMut(String),
@@ -92,6 +141,9 @@ pub fn tune(
     for pass in 0..passes {
         let mut improved = false;
         for (i, step) in steps.iter().enumerate() {
+            if !tunable.contains(&i) {
+                continue;
+            }
             for dir in [1, -1] {
                 let mut w = best.clone();
                 w.0[i] += dir * step;
