@@ -2,6 +2,7 @@
 //! table, and searches running in the background. The protocol layers
 //! (`uci`, later `xboard`) drive it; it never reads or writes stdio.
 
+use crate::partner::PartnerState;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::search::{self, Info, Limits, SearchResult, Shared};
@@ -76,6 +77,7 @@ struct Running {
 /// Engine state shared by the protocol front ends.
 pub struct Engine {
     rules: Rules,
+    base: Position,
     position: Position,
     history: Vec<u64>,
     moves: Vec<Move>,
@@ -88,6 +90,12 @@ pub struct Engine {
     pub multipv: usize,
     /// Milliseconds kept back per move for communication delays.
     pub move_overhead: u64,
+    /// Bughouse: what the partner asked for.
+    pub partner: PartnerState,
+    /// Bughouse: the partner's board, when the protocol told us.
+    pub partner_board: Option<Position>,
+    /// Bughouse: clocks in ms (own board White, Black; partner board White, Black).
+    pub bughouse_clocks: Option<[u64; 4]>,
     running: Option<Running>,
 }
 
@@ -104,6 +112,7 @@ impl Engine {
         let position = Position::start_with(rules);
         Engine {
             rules,
+            base: position,
             history: vec![position.key()],
             position,
             moves: Vec::new(),
@@ -112,6 +121,9 @@ impl Engine {
             hash_mb: 16,
             multipv: 1,
             move_overhead: 30,
+            partner: PartnerState::default(),
+            partner_board: None,
+            bughouse_clocks: None,
             running: None,
         }
     }
@@ -142,6 +154,11 @@ impl Engine {
         &self.position
     }
 
+    /// The position the move list starts from.
+    pub fn base_position(&self) -> &Position {
+        &self.base
+    }
+
     /// Moves played from the base position of the last `position` command.
     pub fn moves(&self) -> &[Move] {
         &self.moves
@@ -150,6 +167,7 @@ impl Engine {
     /// Sets the position: a start position and moves that are already
     /// checked legal (see [`Engine::replay`]).
     pub fn set_position(&mut self, start: Position, moves: Vec<Move>) {
+        self.base = start;
         let mut pos = start;
         let mut history = vec![pos.key()];
         for &m in &moves {
@@ -190,6 +208,89 @@ impl Engine {
         Ok(())
     }
 
+    /// Sets both pockets of the current position (bughouse `holding`).
+    pub fn set_pockets(&mut self, counts: [[u8; 5]; 2]) -> Result<(), String> {
+        let mut pos = self.position;
+        for c in Color::ALL {
+            for k in PieceType::POCKET {
+                while pos.pocket(c, k) > counts[c.index()][k.index()] {
+                    pos.remove_from_pocket(c, k)?;
+                }
+                while pos.pocket(c, k) < counts[c.index()][k.index()] {
+                    pos.add_to_pocket(c, k)?;
+                }
+            }
+        }
+        self.position = pos;
+        if let Some(last) = self.history.last_mut() {
+            *last = pos.key();
+        }
+        Ok(())
+    }
+
+    /// Ends a running search without reporting its result.
+    pub fn abort(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.shared.silent.store(true, Ordering::Relaxed);
+            r.shared.stop.store(true, Ordering::Relaxed);
+            r.handle.thread().unpark();
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Bughouse: what the engine would most like its partner to send, and
+    /// what must not reach the opponent, from short searches with one piece
+    /// more in either pocket. Messages in the partner vocabulary.
+    pub fn partner_requests(&self) -> Vec<String> {
+        let pos = self.position;
+        if !pos.rules().two_boards {
+            return Vec::new();
+        }
+        let us = pos.side_to_move();
+        let score = |p: &Position| -> i32 {
+            let tt = Arc::new(TranspositionTable::new(1));
+            let shared = Arc::new(Shared::new(tt));
+            let limits = Limits {
+                depth: Some(4),
+                multipv: 1,
+                ..Limits::default()
+            };
+            search::search(p, &[p.key()], &limits, 1, shared, &|_| {}).score
+        };
+        let base = score(&pos);
+        let mut best_gain = (0, None);
+        let mut worst_loss = (0, None);
+        for k in PieceType::POCKET {
+            let mut mine = pos;
+            if mine.add_to_pocket(us, k).is_ok() {
+                let gain = score(&mine) - base;
+                if gain > best_gain.0 {
+                    best_gain = (gain, Some(k));
+                }
+            }
+            // Their piece in hand, seen with us still to move.
+            let mut theirs = pos;
+            if theirs.add_to_pocket(us.flip(), k).is_ok() {
+                let loss = base - score(&theirs);
+                if loss > worst_loss.0 {
+                    worst_loss = (loss, Some(k));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        if let (gain, Some(k)) = best_gain {
+            if gain >= 250 {
+                out.push(crate::partner::need_message(k));
+            }
+        }
+        if let (loss, Some(k)) = worst_loss {
+            if loss >= 250 {
+                out.push(crate::partner::dont_give_message(k));
+            }
+        }
+        out
+    }
+
     /// Resizes the hash table (waits for a running search first).
     pub fn set_hash(&mut self, mb: usize) {
         self.stop();
@@ -217,8 +318,14 @@ impl Engine {
         let root = self.position;
         let history = self.history.clone();
         let threads = self.threads;
+        let bias = if root.rules().two_boards {
+            self.partner.bias(root.side_to_move())
+        } else {
+            limits.bias
+        };
         let limits = Limits {
             multipv: limits.multipv.max(self.multipv),
+            bias,
             ..limits
         };
         let s = shared.clone();
@@ -230,7 +337,9 @@ impl Engine {
             {
                 std::thread::park_timeout(Duration::from_millis(1));
             }
-            done(result);
+            if !s.silent.load(Ordering::Relaxed) {
+                done(result);
+            }
         });
         self.running = Some(Running { shared, handle });
     }

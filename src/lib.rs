@@ -11,6 +11,7 @@ pub mod engine;
 pub mod eval;
 pub mod movegen;
 pub mod outcome;
+pub mod partner;
 pub mod perft;
 pub mod position;
 pub mod rules;
@@ -19,6 +20,7 @@ pub mod tt;
 pub mod tune;
 pub mod types;
 pub mod uci;
+pub mod xboard;
 pub mod zobrist;
 
 pub use movegen::{MoveList, MoveSink};

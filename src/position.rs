@@ -352,6 +352,75 @@ impl Position {
         Ok(())
     }
 
+    /// Puts a piece on an empty square from outside the game (the bughouse
+    /// Gambler promotion rule). Refuses kings, occupied squares and pawns on
+    /// rank 1 or 8; on error nothing changes. `promoted` marks the piece as
+    /// promoted (drop variants only). The caller checks that the position it
+    /// ends with is legal (the side not to move not in check).
+    pub fn put_piece(&mut self, sq: Square, piece: Piece, promoted: bool) -> Result<(), String> {
+        if piece.kind == PieceType::King {
+            return Err("a king cannot be put on the board from outside".into());
+        }
+        if self.occupied().has(sq) {
+            return Err(format!("{sq} is occupied"));
+        }
+        if piece.kind == PieceType::Pawn && (sq.rank() == 0 || sq.rank() == 7) {
+            return Err(format!("a pawn cannot stand on {sq}"));
+        }
+        let mut next = *self;
+        next.put(piece, sq);
+        if promoted && next.rules.drops {
+            next.promoted |= sq.bb();
+            next.key ^= KEYS.promoted[sq.index()];
+        }
+        next.after_edit();
+        *self = next;
+        Ok(())
+    }
+
+    /// Takes a piece off the board from outside the game (the bughouse
+    /// Gambler promotion rule) and returns it. Refuses empty squares and
+    /// kings; on error nothing changes. A rook taken from its corner loses
+    /// that castling right; a promoted mark on the square goes with the
+    /// piece. The caller checks that the position it ends with is legal.
+    pub fn take_piece(&mut self, sq: Square) -> Result<Piece, String> {
+        let piece = self.piece_on(sq).ok_or_else(|| format!("{sq} is empty"))?;
+        if piece.kind == PieceType::King {
+            return Err("a king cannot be taken off the board".into());
+        }
+        let mut next = *self;
+        next.remove(piece, sq);
+        if next.promoted.has(sq) {
+            next.promoted ^= sq.bb();
+            next.key ^= KEYS.promoted[sq.index()];
+        }
+        let old = next.castling;
+        next.castling &= !CASTLE_MASK[sq.index()];
+        if next.castling != old {
+            next.key ^= KEYS.castling[old as usize] ^ KEYS.castling[next.castling as usize];
+        }
+        next.after_edit();
+        *self = next;
+        Ok(piece)
+    }
+
+    /// After `put_piece`/`take_piece`: drops an en-passant square that no
+    /// longer applies and recomputes the checkers.
+    fn after_edit(&mut self) {
+        if let Some(ep) = self.ep {
+            let mover = self.side.flip();
+            let pawn_sq = Square::new(ep.file(), mover.relative_rank(3));
+            let valid = self.pieces(mover, PieceType::Pawn).has(pawn_sq)
+                && !self.occupied().has(ep)
+                && self.ep_capturable(ep, mover);
+            if !valid {
+                self.ep = None;
+                self.key ^= KEYS.ep_file[ep.file() as usize];
+            }
+        }
+        self.checkers = self.compute_checkers();
+    }
+
     /// Replaces the rules (house-rule options) keeping the position; the
     /// variant must stay the same.
     pub fn set_rules(&mut self, rules: Rules) {

@@ -43,6 +43,10 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// Number of principal variations.
     pub multipv: usize,
+    /// Extra value per piece kind (P N B R Q) on the board, `[colour]`:
+    /// bughouse partner requests ("need a knight": the opponent's knights
+    /// are worth more to take; "don't give a queen": ours worth more to keep).
+    pub bias: [[i32; 5]; 2],
 }
 
 /// One line of search information.
@@ -117,6 +121,9 @@ pub struct Shared {
     pub nodes: AtomicU64,
     /// When the clock started (reset by ponderhit).
     pub start: std::sync::Mutex<Instant>,
+    /// Set to end the search without reporting a result (a bughouse pocket
+    /// change restarts the search).
+    pub silent: AtomicBool,
 }
 
 impl Shared {
@@ -128,6 +135,7 @@ impl Shared {
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             start: std::sync::Mutex::new(Instant::now()),
+            silent: AtomicBool::new(false),
         }
     }
 
@@ -293,6 +301,7 @@ pub struct Worker {
     static_eval: [i32; MAX_PLY + 2],
     excluded_root: Vec<Move>,
     lmr: Box<[[u8; 64]; 64]>,
+    has_bias: bool,
 }
 
 /// Callback for progress reports (main thread only).
@@ -313,7 +322,7 @@ impl Worker {
         Worker {
             id,
             shared,
-            limits,
+            limits: limits.clone(),
             nodes: 0,
             nodes_flushed: 0,
             seldepth: 0,
@@ -326,8 +335,26 @@ impl Worker {
             pv_len: [0; MAX_PLY + 1],
             static_eval: [0; MAX_PLY + 2],
             excluded_root: Vec::new(),
+            has_bias: limits.bias.iter().flatten().any(|&b| b != 0),
             lmr,
         }
+    }
+
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let mut v = evaluate(pos);
+        if self.has_bias {
+            let us = pos.side_to_move();
+            for (c, sign) in [(us, 1), (us.flip(), -1)] {
+                for k in PieceType::POCKET {
+                    let b = self.limits.bias[c.index()][k.index()];
+                    if b != 0 {
+                        v += sign * b * pos.pieces(c, k).count() as i32;
+                    }
+                }
+            }
+        }
+        v
     }
 
     #[inline]
@@ -644,7 +671,7 @@ impl Worker {
         let in_check = pos.in_check();
         if !root {
             if ply >= MAX_PLY - 2 {
-                return if in_check { 0 } else { evaluate(pos) };
+                return if in_check { 0 } else { self.evaluate(pos) };
             }
             if (pos.rules().fifty_move_rule && pos.halfmove_clock() >= 100)
                 || self.is_repetition(pos)
@@ -680,7 +707,7 @@ impl Worker {
         } else if let Some(e) = tt {
             e.eval
         } else {
-            evaluate(pos)
+            self.evaluate(pos)
         };
         self.static_eval[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.static_eval[ply - 2];
@@ -903,7 +930,7 @@ impl Worker {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos) };
         }
         let key = pos.key();
         let tt = self.shared.tt.probe(key);
@@ -940,7 +967,7 @@ impl Worker {
             }
             stand_pat = match tt {
                 Some(e) => e.eval,
-                None => evaluate(pos),
+                None => self.evaluate(pos),
             };
             if !forced_captures {
                 if stand_pat >= beta {

@@ -51,6 +51,7 @@ pub fn option_lines() -> Vec<String> {
         "option name PromotedRevert type check default true".into(),
         "option name DroppedRookCastles type check default false".into(),
         "option name PromotionRule type combo default standard var standard var gambler".into(),
+        "option name UCI_Bughouse type check default false".into(),
     ]
 }
 
@@ -96,6 +97,12 @@ fn format_bestmove(r: &SearchResult) -> String {
 pub struct Uci {
     engine: Engine,
     ponder_enabled: bool,
+    /// The bughouse extension is on (`setoption name UCI_Bughouse value true`).
+    bughouse: bool,
+    /// The last `go` (its words and when it came), to restart it after a pocket change.
+    last_go: Option<(Vec<String>, Instant)>,
+    /// Partner requests already sent, so that each is said once.
+    said: Vec<String>,
 }
 
 impl Default for Uci {
@@ -116,6 +123,9 @@ impl Uci {
         Uci {
             engine: Engine::new(),
             ponder_enabled: false,
+            bughouse: false,
+            last_go: None,
+            said: Vec::new(),
         }
     }
 
@@ -170,6 +180,11 @@ impl Uci {
                 }
             }
             "stop" => self.engine.stop(),
+            "bughouse" => {
+                if let Err(e) = self.bughouse_command(&rest) {
+                    error(&e);
+                }
+            }
             "ponderhit" => self.engine.ponderhit(),
             "quit" => {
                 self.engine.stop();
@@ -230,6 +245,10 @@ impl Uci {
                 self.engine.threads = n;
             }
             "clear hash" => self.engine.clear_hash(),
+            "uci_bughouse" => {
+                self.bughouse =
+                    rules::parse_bool(&value).map_err(|e| format!("UCI_Bughouse: {e}"))?;
+            }
             "ponder" => {
                 self.ponder_enabled =
                     rules::parse_bool(&value).map_err(|e| format!("Ponder: {e}"))?
@@ -345,7 +364,34 @@ impl Uci {
             }
             i += 2;
         }
-        let (soft, hard) = time_limits(&clock, pos.side_to_move(), self.engine.move_overhead);
+        let (mut soft, mut hard) =
+            time_limits(&clock, pos.side_to_move(), self.engine.move_overhead);
+        if self.bughouse && pos.rules().two_boards {
+            self.last_go = Some((args.iter().map(|a| a.to_string()).collect(), Instant::now()));
+            for msg in self.engine.partner_requests() {
+                if !self.said.contains(&msg) {
+                    send(&format!("info string ptell {msg}"));
+                    self.said.push(msg);
+                }
+            }
+            let pct = self.engine.partner.time_percent() as u32;
+            soft = soft.map(|t| t * pct / 100);
+            hard = hard.map(|t| t * pct / 100);
+            if self.engine.partner.sit && !limits.infinite {
+                // Sitting: keep thinking until the partner says go, but never
+                // past half of the clock that is left.
+                let own = if pos.side_to_move().is_white() {
+                    clock.wtime
+                } else {
+                    clock.btime
+                };
+                if let Some(ms) = own {
+                    limits.infinite = true;
+                    soft = None;
+                    hard = Some(std::time::Duration::from_millis(ms / 2));
+                }
+            }
+        }
         limits.soft_time = soft;
         limits.hard_time = hard;
         self.engine.go(
@@ -354,6 +400,90 @@ impl Uci {
             |info: &Info| send(&format_info(info)),
             |r: SearchResult| send(&format_bestmove(&r)),
         );
+        Ok(())
+    }
+
+    /// The bughouse extension (uci-protocol.md, "Bughouse extension").
+    fn bughouse_command(&mut self, args: &[&str]) -> Result<(), String> {
+        if !self.bughouse {
+            return Err("bughouse commands need 'setoption name UCI_Bughouse value true'".into());
+        }
+        match args.first().copied() {
+            Some("partner") => {
+                let rules = Variant::Bughouse.rules();
+                let rest = &args[1..];
+                let moves_at = rest.iter().position(|w| *w == "moves");
+                let setup = &rest[..moves_at.unwrap_or(rest.len())];
+                let start = match setup.first() {
+                    Some(&"startpos") => Position::start_with(rules),
+                    Some(&"fen") => {
+                        let fen = setup[1..].join(" ");
+                        Position::from_fen(&fen, rules)
+                            .map_err(|e| format!("bad partner FEN '{fen}': {e}"))?
+                    }
+                    _ => return Err("bughouse partner needs 'startpos' or 'fen'".into()),
+                };
+                let texts: Vec<&str> = moves_at.map(|i| rest[i + 1..].to_vec()).unwrap_or_default();
+                let mut pos = start;
+                for m in Engine::replay(&start, &texts)? {
+                    pos.make_move(m);
+                }
+                self.engine.partner_board = Some(pos);
+            }
+            Some("clocks") => {
+                let mut c = [0u64; 4];
+                if args.len() != 5 {
+                    return Err("bughouse clocks needs four times in ms".into());
+                }
+                for (slot, text) in c.iter_mut().zip(&args[1..]) {
+                    *slot = parse_number::<i64>("clocks", Some(text))?.max(0) as u64;
+                }
+                self.engine.bughouse_clocks = Some(c);
+            }
+            Some("holding") => {
+                let text: String = args[1..].concat();
+                let counts = parse_holding(&text)?;
+                let searching = self.engine.is_searching();
+                if searching {
+                    self.engine.abort();
+                }
+                let result = self.engine.set_pockets(counts);
+                if searching {
+                    // Restart the interrupted search on the new pockets, with
+                    // the time it had already used taken off its clock.
+                    if let Some((words, at)) = self.last_go.take() {
+                        let used = at.elapsed().as_millis() as i64;
+                        let side = if self.engine.position().side_to_move().is_white() {
+                            "wtime"
+                        } else {
+                            "btime"
+                        };
+                        let mut adjusted = words.clone();
+                        for i in 0..adjusted.len().saturating_sub(1) {
+                            if adjusted[i] == side {
+                                if let Ok(t) = adjusted[i + 1].parse::<i64>() {
+                                    adjusted[i + 1] = (t - used).max(1).to_string();
+                                }
+                            }
+                        }
+                        let refs: Vec<&str> = adjusted.iter().map(String::as_str).collect();
+                        self.go(&refs)?;
+                    }
+                }
+                result?;
+            }
+            Some("ptell") => {
+                let text = args[1..].join(" ");
+                let was_sitting = self.engine.partner.sit;
+                self.engine.partner.apply(&text)?;
+                if was_sitting && !self.engine.partner.sit && self.engine.is_searching() {
+                    // "go": the move that was held back is played now.
+                    self.engine.stop();
+                }
+            }
+            Some(other) => return Err(format!("unknown bughouse command '{other}'")),
+            None => return Err("bughouse needs a subcommand".into()),
+        }
         Ok(())
     }
 
@@ -402,8 +532,45 @@ impl Uci {
     }
 }
 
+/// Parses pocket letters (`QRbn`, `[QR] [bn]`, `-`) into counts `[colour][piece]`.
+pub fn parse_holding(text: &str) -> Result<[[u8; 5]; 2], String> {
+    let mut counts = [[0u8; 5]; 2];
+    for c in text.chars() {
+        if matches!(c, '[' | ']' | '-' | ' ') {
+            continue;
+        }
+        match crate::types::Piece::from_char(c) {
+            Some(p) if p.kind != crate::types::PieceType::King => {
+                let slot = &mut counts[p.color.index()][p.kind.index()];
+                *slot = slot.saturating_add(1).min(64);
+            }
+            _ => return Err(format!("bad holding letter '{c}'")),
+        }
+    }
+    Ok(counts)
+}
+
 /// Runs the UCI loop on stdin/stdout.
+///
+/// The protocol is chosen by the first command: `xboard` starts the CECP
+/// loop (`crate::xboard`), anything else is UCI.
 pub fn main_loop() {
+    let stdin = std::io::stdin();
+    let mut first = String::new();
+    loop {
+        first.clear();
+        match stdin.lock().read_line(&mut first) {
+            Ok(0) | Err(_) => return,
+            Ok(_) if first.trim().is_empty() => continue,
+            Ok(_) => break,
+        }
+    }
+    if first.trim() == "xboard" {
+        crate::xboard::main_loop();
+        return;
+    }
     let mut uci = Uci::new();
-    uci.run();
+    if uci.handle(&first) {
+        uci.run();
+    }
 }

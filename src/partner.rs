@@ -1,0 +1,196 @@
+//! Bughouse partner communication: the message vocabulary both protocols
+//! share (UCI extension `bughouse ptell`, xboard `ptell`), the state it
+//! leaves, and the engine's own requests to its partner.
+//!
+//! Vocabulary (case-insensitive), with the Sjeng/Sunsetter short forms:
+//!
+//! | message | short forms | meaning |
+//! |---|---|---|
+//! | `sit` | `s` | wait: do not move until `go` (or until the clock forbids it) |
+//! | `go` | `g`, `move` | move again normally |
+//! | `need <piece>` | `+n`, `++q`, `n`, `knight` | the partner needs that piece: capture it when you can |
+//! | `dont give <piece>` | `don't give q`, `-q`, `--r` | do not let that piece be captured (it would reach the partner's opponent) |
+//! | `no trades` | `---trades`, `-trades` | avoid giving anything |
+//! | `trades` | `+trades`, `trades ok` | trades are fine again (clears `dont give`) |
+//! | `dead` | | the partner is lost on his board: win fast |
+//! | `x` | `alive` | the partner is no longer lost; stop sitting |
+//! | `time <cs>`, `otim <cs>` | | the partner's clock and his opponent's |
+//! | `fast` | | play faster |
+//! | `slow` | | time may be used normally |
+//! | `clear` | `ok`, `thanks` | forget the requests |
+
+use crate::types::{Color, PieceType};
+
+/// What the partner has asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PartnerState {
+    /// The partner asked us to wait.
+    pub sit: bool,
+    /// Pieces the partner needs (P N B R Q).
+    pub need: [bool; 5],
+    /// Pieces we must not give away (P N B R Q).
+    pub dont_give: [bool; 5],
+    /// The partner is lost on his board.
+    pub partner_dead: bool,
+    /// Play faster than usual.
+    pub fast: bool,
+    /// The partner's clock as he told it (`time <cs>`).
+    pub partner_time_cs: Option<u64>,
+    /// His opponent's clock (`otim <cs>`).
+    pub partner_opponent_time_cs: Option<u64>,
+}
+
+fn piece_word(w: &str) -> Option<PieceType> {
+    let w = w.trim_matches(|c: char| !c.is_ascii_alphabetic());
+    let k = match w.to_ascii_lowercase().as_str() {
+        "p" | "pawn" | "pawns" => PieceType::Pawn,
+        "n" | "knight" | "knights" | "horse" => PieceType::Knight,
+        "b" | "bishop" | "bishops" => PieceType::Bishop,
+        "r" | "rook" | "rooks" => PieceType::Rook,
+        "q" | "queen" | "queens" => PieceType::Queen,
+        _ => return None,
+    };
+    Some(k)
+}
+
+impl PartnerState {
+    /// Applies one message from the partner. Unknown text is an error and
+    /// changes nothing.
+    pub fn apply(&mut self, text: &str) -> Result<(), String> {
+        let t = text.trim().to_ascii_lowercase();
+        let words: Vec<&str> = t.split_whitespace().collect();
+        let first = words.first().copied().unwrap_or("");
+        match first {
+            "sit" | "s" | "wait" => self.sit = true,
+            "go" | "g" | "move" => self.sit = false,
+            "dead" => self.partner_dead = true,
+            "x" | "alive" => {
+                self.partner_dead = false;
+                self.sit = false;
+            }
+            "time" | "otim" => {
+                let cs: u64 = words
+                    .get(1)
+                    .and_then(|w| w.parse().ok())
+                    .ok_or_else(|| format!("{first} needs centiseconds"))?;
+                if first == "time" {
+                    self.partner_time_cs = Some(cs);
+                } else {
+                    self.partner_opponent_time_cs = Some(cs);
+                }
+            }
+            "fast" => self.fast = true,
+            "slow" => self.fast = false,
+            "clear" | "ok" | "thanks" => {
+                self.need = [false; 5];
+                self.dont_give = [false; 5];
+            }
+            "trades" | "+trades" => self.dont_give = [false; 5],
+            "no" if words.get(1) == Some(&"trades") => self.dont_give = [true; 5],
+            "need" | "want" => {
+                let k = words
+                    .get(1)
+                    .and_then(|w| piece_word(w))
+                    .ok_or_else(|| format!("need what? '{text}'"))?;
+                self.need[k.index()] = true;
+            }
+            "dont" | "don't" | "do" => {
+                let rest: Vec<&str> = words
+                    .iter()
+                    .skip(1)
+                    .filter(|w| **w != "not" && **w != "give")
+                    .copied()
+                    .collect();
+                let k = rest
+                    .first()
+                    .and_then(|w| piece_word(w))
+                    .ok_or_else(|| format!("don't give what? '{text}'"))?;
+                self.dont_give[k.index()] = true;
+            }
+            _ => {
+                if first.starts_with('-') && first.ends_with("trades") {
+                    self.dont_give = [true; 5];
+                } else if let Some(rest) = first.strip_prefix('+') {
+                    let k = piece_word(rest.trim_start_matches('+'))
+                        .ok_or_else(|| format!("unknown partner message '{text}'"))?;
+                    self.need[k.index()] = true;
+                } else if let Some(rest) = first.strip_prefix('-') {
+                    let k = piece_word(rest.trim_start_matches('-'))
+                        .ok_or_else(|| format!("unknown partner message '{text}'"))?;
+                    self.dont_give[k.index()] = true;
+                } else if let Some(k) = piece_word(first) {
+                    self.need[k.index()] = true;
+                } else {
+                    return Err(format!("unknown partner message '{text}'"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Evaluation bias for the side `us` to move: the opponent's pieces the
+    /// partner needs are worth more to capture, our pieces that must not be
+    /// given are worth more to keep. Indexed `[colour][piece]`.
+    pub fn bias(&self, us: Color) -> [[i32; 5]; 2] {
+        let mut b = [[0; 5]; 2];
+        for k in 0..5 {
+            if self.need[k] {
+                b[us.flip().index()][k] += 150;
+            }
+            if self.dont_give[k] {
+                b[us.index()][k] += 150;
+            }
+        }
+        b
+    }
+
+    /// Share of the normal thinking time to use (percent).
+    pub fn time_percent(&self) -> u64 {
+        if self.partner_dead || self.fast {
+            50
+        } else {
+            100
+        }
+    }
+}
+
+/// A message for the partner, in the same vocabulary.
+pub fn need_message(k: PieceType) -> String {
+    format!("need {}", k.char())
+}
+
+/// A "do not give" message for the partner.
+pub fn dont_give_message(k: PieceType) -> String {
+    format!("dont give {}", k.char())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vocabulary_and_short_forms() {
+        let mut s = PartnerState::default();
+        s.apply("sit").unwrap();
+        assert!(s.sit);
+        s.apply("go").unwrap();
+        assert!(!s.sit);
+        s.apply("need knight").unwrap();
+        s.apply("+q").unwrap();
+        assert!(s.need[PieceType::Knight.index()] && s.need[PieceType::Queen.index()]);
+        s.apply("don't give r").unwrap();
+        s.apply("-b").unwrap();
+        assert!(s.dont_give[PieceType::Rook.index()] && s.dont_give[PieceType::Bishop.index()]);
+        s.apply("---trades").unwrap();
+        assert!(s.dont_give.iter().all(|&x| x));
+        s.apply("trades").unwrap();
+        assert!(s.dont_give.iter().all(|&x| !x));
+        s.apply("dead").unwrap();
+        assert_eq!(s.time_percent(), 50);
+        let before = s;
+        assert!(s.apply("hello there").is_err());
+        assert_eq!(s, before);
+        let b = s.bias(Color::White);
+        assert_eq!(b[Color::Black.index()][PieceType::Knight.index()], 150);
+    }
+}

@@ -1,0 +1,211 @@
+//! Scripted sessions for the bughouse protocol parts: the UCI bughouse
+//! extension and xboard/CECP with `holding`, `partner`, `ptell`.
+
+use rukav::{Position, Variant};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    log: Vec<String>,
+}
+
+impl Session {
+    fn start() -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rukav"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(l) = line else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            child,
+            stdin,
+            lines: rx,
+            log: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, s: &str) {
+        self.log.push(format!("> {s}"));
+        writeln!(self.stdin, "{s}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads until a line satisfies `pred` (30 s per line at most).
+    fn expect(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        loop {
+            match self.lines.recv_timeout(Duration::from_secs(30)) {
+                Ok(l) => {
+                    self.log.push(format!("< {l}"));
+                    if pred(&l) {
+                        return l;
+                    }
+                }
+                Err(_) => {
+                    let _ = self.child.kill();
+                    panic!("no line for '{what}'; session:\n{}", self.log.join("\n"));
+                }
+            }
+        }
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let status = self.child.wait().unwrap();
+        assert!(status.success());
+    }
+}
+
+#[test]
+fn uci_extension_is_refused_until_enabled_then_works() {
+    let mut s = Session::start();
+    s.send("uci");
+    s.expect("UCI_Bughouse option", |l| {
+        l == "option name UCI_Bughouse type check default false"
+    });
+    s.expect("uciok", |l| l == "uciok");
+    s.send("bughouse ptell sit");
+    s.expect("refusal", |l| {
+        l.starts_with("info string error:") && l.contains("UCI_Bughouse")
+    });
+    s.send("setoption name UCI_Variant value bughouse");
+    s.send("setoption name UCI_Bughouse value true");
+    s.send("bughouse partner startpos moves e2e4 e7e5");
+    s.send("bughouse clocks 60000 60000 59000 58000");
+    s.send("bughouse ptell need knight");
+    s.send("bughouse ptell +q");
+    s.send("bughouse ptell hello there");
+    s.expect("bad ptell", |l| l.contains("unknown partner message"));
+    s.send("bughouse partner fen garbage");
+    s.expect("bad partner FEN", |l| l.contains("bad partner FEN"));
+    // A pocket arrives from outside: the position shows it.
+    s.send("position startpos moves e2e4 d7d5 e4d5");
+    s.send("bughouse holding Nq");
+    s.send("d");
+    let fen = s.expect("fen", |l| l.starts_with("Fen: "));
+    assert!(fen.contains("[Nq]"), "{fen}");
+    s.send("go depth 4");
+    let best = s.expect("bestmove", |l| l.starts_with("bestmove "));
+    let mv = best.split_whitespace().nth(1).unwrap().to_string();
+    let pos =
+        Position::from_fen(fen.trim_start_matches("Fen: "), Variant::Bughouse.rules()).unwrap();
+    assert!(
+        pos.parse_uci_move(&mv).is_ok(),
+        "{mv} illegal in {}",
+        pos.fen()
+    );
+    s.quit();
+}
+
+#[test]
+fn uci_sitting_holds_the_move_until_go() {
+    let mut s = Session::start();
+    s.send("setoption name UCI_Variant value bughouse");
+    s.send("setoption name UCI_Bughouse value true");
+    s.send("position startpos");
+    s.send("bughouse ptell sit");
+    s.send("go wtime 60000 btime 60000");
+    // Sitting: the engine answers isready but plays no move.
+    s.send("isready");
+    let line = s.expect("readyok", |l| l == "readyok" || l.starts_with("bestmove"));
+    assert_eq!(line, "readyok", "moved while sitting");
+    s.send("bughouse ptell go");
+    s.expect("bestmove after go", |l| l.starts_with("bestmove "));
+    s.quit();
+}
+
+#[test]
+fn uci_holding_during_a_search_restarts_it_on_the_new_pocket() {
+    let mut s = Session::start();
+    s.send("setoption name UCI_Variant value bughouse");
+    s.send("setoption name UCI_Bughouse value true");
+    // Qxf7 is mate (contact check, f7 guarded by the bishop): a pocket change must not lose it.
+    s.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR[] w KQkq - 4 4");
+    s.send("go infinite");
+    s.send("bughouse holding Q");
+    s.send("d");
+    let fen = s.expect("fen", |l| l.starts_with("Fen: "));
+    assert!(fen.contains("[Q]"), "{fen}");
+    s.send("stop");
+    let best = s.expect("bestmove", |l| l.starts_with("bestmove "));
+    // Exactly one bestmove: the interrupted search reported none.
+    s.send("isready");
+    let next = s.expect("readyok", |l| l == "readyok" || l.starts_with("bestmove"));
+    assert_eq!(next, "readyok", "two bestmoves after a restart");
+    assert!(best.starts_with("bestmove h5f7"), "Qxf7 mates: {best}");
+    s.quit();
+}
+
+#[test]
+fn xboard_bughouse_session() {
+    let mut s = Session::start();
+    s.send("xboard");
+    s.send("protover 2");
+    let features = s.expect("features", |l| {
+        l.starts_with("feature ") && l.contains("variants=")
+    });
+    for v in ["normal", "crazyhouse", "bughouse", "suicide", "giveaway"] {
+        assert!(features.contains(v), "{features}");
+    }
+    assert!(
+        features.contains("setboard=1")
+            && features.contains("usermove=1")
+            && features.contains("ping=1")
+    );
+    s.expect("done", |l| l == "feature done=1");
+    s.send("new");
+    s.send("variant bughouse");
+    s.send("partner somebody");
+    s.send("ptell hello");
+    s.expect("ptell error", |l| l.starts_with("Error (ptell)"));
+    s.send("ptell +n");
+    s.send("ping 7");
+    s.expect("pong", |l| l == "pong 7");
+    s.send("time 6000");
+    s.send("otim 6000");
+    s.send("usermove e2e4");
+    let reply = s.expect("engine move", |l| l.starts_with("move "));
+    let mut pos = Position::startpos(Variant::Bughouse);
+    pos.make_move(pos.parse_uci_move("e2e4").unwrap());
+    let m = pos
+        .parse_uci_move(reply.trim_start_matches("move "))
+        .expect("legal reply");
+    pos.make_move(m);
+    // The partner's capture arrives: White gets a knight, Black a pawn.
+    s.send("holding [N] [p]");
+    s.send("force");
+    s.send("usermove N@f3");
+    s.send("usermove e2e5");
+    s.expect("illegal", |l| l == "Illegal move: e2e5");
+    s.send("go");
+    let reply = s.expect("engine move 2", |l| l.starts_with("move "));
+    pos.add_to_pocket(rukav::Color::White, rukav::PieceType::Knight)
+        .unwrap();
+    pos.add_to_pocket(rukav::Color::Black, rukav::PieceType::Pawn)
+        .unwrap();
+    pos.make_move(pos.parse_uci_move("N@f3").unwrap());
+    assert!(
+        pos.parse_uci_move(reply.trim_start_matches("move "))
+            .is_ok(),
+        "{reply} illegal in {}",
+        pos.fen()
+    );
+    s.send("foo");
+    s.expect("unknown", |l| l.starts_with("Error (unknown command)"));
+    s.quit();
+}
