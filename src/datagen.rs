@@ -132,31 +132,7 @@ impl Record {
                 promoted >> i & 1 != 0,
             ));
         }
-        let mut fen = String::new();
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match board[Square::new(file, rank).index()] {
-                    Some((p, prom)) => {
-                        if empty > 0 {
-                            fen.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        fen.push(p.char());
-                        if prom {
-                            fen.push('~');
-                        }
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push((b'0' + empty) as char);
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        let mut fen = crate::position::placement_fen(|sq| board[sq.index()]);
         if rules.drops {
             fen.push('[');
             for c in 0..2 {

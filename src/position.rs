@@ -82,6 +82,37 @@ impl fmt::Debug for Position {
     }
 }
 
+/// The board field of a FEN (ranks 8 to 1, `~` after promoted pieces) for
+/// whatever `piece_at` says stands on each square.
+pub fn placement_fen(piece_at: impl Fn(Square) -> Option<(Piece, bool)>) -> String {
+    let mut s = String::with_capacity(80);
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match piece_at(Square::new(file, rank)) {
+                Some((p, promoted)) => {
+                    if empty > 0 {
+                        s.push((b'0' + empty) as char);
+                        empty = 0;
+                    }
+                    s.push(p.char());
+                    if promoted {
+                        s.push('~');
+                    }
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            s.push((b'0' + empty) as char);
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s
+}
+
 /// The standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -915,32 +946,7 @@ impl Position {
     /// Writes the FEN: pockets in brackets, `~` after promoted pieces, and the
     /// seventh field in King's chess.
     pub fn fen(&self) -> String {
-        let mut s = String::with_capacity(96);
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                let sq = Square::new(file, rank);
-                match self.piece_on(sq) {
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        s.push(p.char());
-                        if self.promoted.has(sq) {
-                            s.push('~');
-                        }
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                s.push((b'0' + empty) as char);
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let mut s = placement_fen(|sq| self.piece_on(sq).map(|p| (p, self.promoted.has(sq))));
         if self.rules.drops {
             s.push('[');
             s.push_str(&self.pocket_string());
