@@ -6,6 +6,7 @@
 
 pub mod attacks;
 pub mod bench;
+pub mod bughouse;
 pub mod datagen;
 pub mod engine;
 pub mod eval;

@@ -18,6 +18,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Bughouse matches between two teams of UCI engines with real clocks.
+    Arena(rukav::bughouse::arena::ArenaArgs),
     /// Self-play games that write training positions (appends to OUT; see src/datagen.rs for the format).
     Datagen {
         /// Output file (appended to, so a stopped run can be resumed).
@@ -260,6 +262,13 @@ fn main() -> ExitCode {
             println!("{} nodes {} nps", r.nodes, r.nps);
             ExitCode::SUCCESS
         }
+        Some(Command::Arena(args)) => match rukav::bughouse::arena::main(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         None => {
             rukav::uci::main_loop();
             ExitCode::SUCCESS

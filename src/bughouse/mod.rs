@@ -451,6 +451,11 @@ impl Game {
         self.result.is_some()
     }
 
+    /// When the match ended (ms).
+    pub fn end_ms(&self) -> Option<u64> {
+        self.end_ms
+    }
+
     /// Boards lost so far, in order (side boards and the final ones).
     pub fn ends(&self) -> &[BoardEnd] {
         &self.ends
@@ -489,7 +494,9 @@ impl Game {
     /// The side whose clock runs on a board (the mover until it presses).
     fn running_side(&self, board: usize) -> Color {
         let b = &self.boards[board];
-        b.unpressed.as_ref().map_or(b.pos.side_to_move(), |u| u.mover)
+        b.unpressed
+            .as_ref()
+            .map_or(b.pos.side_to_move(), |u| u.mover)
     }
 
     /// A clock at time `now` (ms); `i64::MAX` when untimed.
@@ -547,7 +554,12 @@ impl Game {
                 .filter(|&b| self.flag_time(b) == Some(t))
                 .map(|b| {
                     let c = self.running_side(b);
-                    (b, c, LossReason::Time, format!("{} lost on time", seat_name(b, c)))
+                    (
+                        b,
+                        c,
+                        LossReason::Time,
+                        format!("{} lost on time", seat_name(b, c)),
+                    )
                 })
                 .collect();
             self.resolve(losses, None, t, report);
@@ -592,10 +604,7 @@ impl Game {
                     .count();
                 if lost_sides >= 2 {
                     losing[team.index()] = true;
-                    texts.push(format!(
-                        "team {} lost both side boards",
-                        team.index() + 1
-                    ));
+                    texts.push(format!("team {} lost both side boards", team.index() + 1));
                 }
             } else {
                 losing[team.index()] = true;
@@ -696,8 +705,13 @@ impl Game {
 
     /// Plays a whole move (made and clock pressed) on a board at time `now`.
     pub fn play(&mut self, board: usize, mv: Move, now: u64) -> Result<Report, PlayError> {
+        let mover = self.to_move(board);
         let mut report = self.make(board, mv, now)?;
-        if self.is_over() {
+        if !self.is_over() && !self.is_live(board) {
+            // The move ended its side board (three boards): record its clock.
+            self.charge(board, mover, now);
+            self.record_clock(board, mover);
+        } else if self.is_over() {
             // The move ended the match: stop the mover's clock for the record.
             if let Some(u) = self.boards[board].unpressed.take() {
                 self.charge(board, u.mover, now);
@@ -815,6 +829,9 @@ impl Game {
                 }
             }
         }
+        if mv.is_castle() || mv.is_drop() {
+            return None; // the castling rook is not a capture
+        }
         let (captured, _) = delta.removed[1]?;
         if captured.kind == PieceType::King {
             return None;
@@ -920,7 +937,12 @@ impl Game {
         for b in 0..self.boards.len() {
             if self.flag_time(b) == Some(now) && !losses.iter().any(|l| l.0 == b) {
                 let c = self.running_side(b);
-                losses.push((b, c, LossReason::Time, format!("{} lost on time", seat_name(b, c))));
+                losses.push((
+                    b,
+                    c,
+                    LossReason::Time,
+                    format!("{} lost on time", seat_name(b, c)),
+                ));
             }
         }
         if !losses.is_empty() && losses.iter().all(|l| l.2 == LossReason::Time) {
@@ -1039,10 +1061,7 @@ impl Game {
     pub fn default_gambler_choice(&self) -> Option<(usize, Square)> {
         let choices = self.gambler_choices();
         choices.into_iter().max_by_key(|&(b, sq)| {
-            let v = self.boards[b]
-                .pos
-                .kind_on(sq)
-                .map_or(0, piece_value);
+            let v = self.boards[b].pos.kind_on(sq).map_or(0, piece_value);
             // Prefer the first square among equals (max_by_key keeps the last).
             (v, std::cmp::Reverse((b, sq.0)))
         })

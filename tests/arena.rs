@@ -1,0 +1,339 @@
+//! The arena with small fake engines: python3 scripts written by the test
+//! that answer at once from a fixed list of moves (by colour), or crash, or
+//! never answer, or play an illegal move. No test asserts anything about
+//! time; hanging engines lose on a short clock.
+
+use rukav::bughouse::arena::{self, ArenaConfig};
+use rukav::bughouse::{bpgn, Form, Handover, Team, TimeControl};
+use rukav::{Rules, Variant};
+use std::path::PathBuf;
+
+const FAKE: &str = r#"
+import sys
+log = None if sys.argv[1] == '-' else open(sys.argv[1], 'a')
+ext = sys.argv[2] == 'ext'
+def parse(s):
+    return [] if s == '-' else s.split(',')
+lists = {'w': parse(sys.argv[3]), 'b': parse(sys.argv[4])}
+ptell = sys.argv[5] if len(sys.argv) > 5 else None
+idx = {'w': 0, 'b': 0}
+side = 'w'
+def out(s):
+    sys.stdout.write(s + '\n')
+    sys.stdout.flush()
+for line in sys.stdin:
+    line = line.strip()
+    if log:
+        log.write(line + '\n')
+        log.flush()
+    if line == 'uci':
+        out('id name Fake')
+        out('option name UCI_Variant type combo default chess var chess var bughouse')
+        if ext:
+            out('option name UCI_Bughouse type check default false')
+        out('uciok')
+    elif line == 'isready':
+        out('readyok')
+    elif line == 'ucinewgame':
+        idx = {'w': 0, 'b': 0}
+    elif line.startswith('position fen'):
+        f = line.split()
+        side = f[3] if len(f) > 3 else 'w'
+    elif line.startswith('go'):
+        l = lists[side]
+        i = idx[side]
+        if i >= len(l):
+            continue
+        idx[side] += 1
+        m = l[i]
+        if m == 'CRASH':
+            sys.exit(3)
+        if m == 'HANG':
+            continue
+        if ptell:
+            out('info string ptell ' + ptell)
+        out('bestmove ' + m)
+    elif line == 'quit':
+        break
+"#;
+
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let d = std::env::temp_dir().join(format!("rukav-arena-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("fake.py"), FAKE).unwrap();
+        Dir(d)
+    }
+
+    /// A fake engine command: moves as White, moves as Black (comma lists).
+    fn engine(&self, log: Option<&str>, ext: bool, white: &str, black: &str) -> String {
+        self.engine_ptell(log, ext, white, black, None)
+    }
+
+    fn engine_ptell(
+        &self,
+        log: Option<&str>,
+        ext: bool,
+        white: &str,
+        black: &str,
+        ptell: Option<&str>,
+    ) -> String {
+        let log = log.map_or("-".to_string(), |l| self.0.join(l).display().to_string());
+        let mut cmd = format!(
+            "python3 '{}' '{log}' {} {white} {black}",
+            self.0.join("fake.py").display(),
+            if ext { "ext" } else { "plain" }
+        );
+        if let Some(p) = ptell {
+            cmd.push_str(&format!(" '{p}'"));
+        }
+        cmd
+    }
+
+    fn path(&self, f: &str) -> PathBuf {
+        self.0.join(f)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Quiet moves for a long while (no captures, no repetition).
+const QUIET_W: &str = "a2a3,b2b3,c2c3,d2d3,h2h3,g2g3,a3a4,b3b4,h3h4,g3g4";
+const QUIET_B: &str = "a7a6,b7b6,c7c6,d7d6,h7h6,g7g6,a6a5,b6b5,h6h5,g6g5";
+/// Scholar's mate for White, and Black's part of it.
+const SCHOLAR_W: &str = "e2e4,f1c4,d1h5,h5f7";
+const SCHOLAR_B: &str = "e7e5,b8c6,g8f6";
+
+fn config(
+    team1: Vec<String>,
+    team2: Vec<String>,
+    form: Form,
+    games: u32,
+    tc_ms: u64,
+) -> ArenaConfig {
+    ArenaConfig {
+        team1,
+        team2,
+        games,
+        tc: TimeControl {
+            base_ms: tc_ms,
+            inc_ms: 0,
+        },
+        bpgn: None,
+        house_rules: Vec::new(),
+        form,
+        handover: Handover::AfterClock,
+        max_moves: 400,
+        handshake_ms: 20_000,
+    }
+}
+
+fn rules() -> Rules {
+    Variant::Bughouse.rules()
+}
+
+#[test]
+fn scripted_mate_bpgn_and_protocol() {
+    let d = Dir::new("mate");
+    // Seats of the first game: WhiteA mates (Scholar's mate) on board A,
+    // board B plays quiet moves. WhiteA speaks the extension and sends a
+    // partner message; BlackB speaks it too and logs what it receives.
+    let white_a = d.engine_ptell(Some("wa.log"), true, SCHOLAR_W, "-", Some("need n"));
+    let black_a = d.engine(Some("ba.log"), false, "-", SCHOLAR_B);
+    let white_b = d.engine(None, false, QUIET_W, "-");
+    let black_b = d.engine(Some("bb.log"), true, "-", QUIET_B);
+    let mut cfg = config(
+        vec![white_a, black_b],
+        vec![black_a, white_b],
+        Form::TwoBoards,
+        1,
+        60_000,
+    );
+    cfg.bpgn = Some(d.path("games.bpgn"));
+    let mut lines = Vec::new();
+    let s = arena::run(&cfg, &mut |l| lines.push(l.to_string())).unwrap();
+    assert_eq!((s.wins, s.draws, s.losses), (1, 0, 0), "{lines:?}");
+    let g = &s.games[0];
+    assert_eq!(g.result.winner, Some(Team::One));
+    assert_eq!(g.result.reason, "BlackA checkmated");
+    assert!(g.ptells >= 1);
+    assert!(
+        lines.iter().any(|l| l.starts_with("game 1/1: 1-0")),
+        "{lines:?}"
+    );
+
+    // The extension: UCI_Bughouse switched on, partner board and clocks sent,
+    // the partner message relayed; the plain engine got UCI_Variant and FENs.
+    let wa = std::fs::read_to_string(d.path("wa.log")).unwrap();
+    assert!(
+        wa.contains("setoption name UCI_Bughouse value true"),
+        "{wa}"
+    );
+    assert!(wa.contains("bughouse partner fen "), "{wa}");
+    assert!(wa.contains("bughouse clocks "), "{wa}");
+    let bb = std::fs::read_to_string(d.path("bb.log")).unwrap();
+    assert!(bb.contains("bughouse ptell need n"), "{bb}");
+    let ba = std::fs::read_to_string(d.path("ba.log")).unwrap();
+    assert!(
+        ba.contains("setoption name UCI_Variant value bughouse"),
+        "{ba}"
+    );
+    assert!(!ba.contains("UCI_Bughouse"), "{ba}");
+    assert!(
+        ba.contains("position fen rnbqkbnr/pppp1ppp/8/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR["),
+        "{ba}"
+    );
+    assert!(ba.contains("go wtime "), "{ba}");
+
+    // BPGN written, then read back through the model.
+    let text = std::fs::read_to_string(d.path("games.bpgn")).unwrap();
+    assert!(text.contains("[WhiteA \"Fake\"]"), "{text}");
+    assert!(text.contains("[TimeControl \"60+0\"]"), "{text}");
+    assert!(text.contains("[Result \"1-0\"]"), "{text}");
+    assert!(text.contains("1A. e4 {"), "{text}");
+    assert!(text.contains("4A. Qxf7# {"), "{text}");
+    assert!(text.contains("{BlackA checkmated} 1-0"), "{text}");
+    let games = bpgn::read(&text, rules()).unwrap();
+    assert_eq!(games.len(), 1);
+    let rg = &games[0];
+    assert_eq!(rg.game.result().unwrap().winner, Some(Team::One));
+    assert_eq!(rg.game.moves().len(), g.moves);
+    assert!(rg.clocks.iter().all(|c| c.is_some()));
+}
+
+#[test]
+fn crashing_engine_loses_and_the_match_goes_on() {
+    let d = Dir::new("crash");
+    let good = d.engine(None, false, QUIET_W, QUIET_B);
+    let crash = d.engine(None, false, "CRASH", "CRASH");
+    let cfg = config(
+        vec![good.clone(), good],
+        vec![crash.clone(), crash],
+        Form::TwoBoards,
+        2,
+        60_000,
+    );
+    let s = arena::run(&cfg, &mut |_| {}).unwrap();
+    assert_eq!((s.wins, s.draws, s.losses), (2, 0, 0));
+    for g in &s.games {
+        assert!(g.result.reason.contains("crashed"), "{}", g.result.reason);
+    }
+    // The second game has the seats swapped: team 1's engines sit on team 2's seats.
+    assert!(s.games[1].swapped);
+    assert_eq!(s.games[1].result.winner, Some(Team::Two));
+    let (elo, _) = s.elo();
+    assert!(elo.is_infinite() && elo > 0.0);
+}
+
+#[test]
+fn hanging_engine_loses_on_time() {
+    let d = Dir::new("hang");
+    let good = d.engine(None, false, QUIET_W, QUIET_B);
+    let hang = d.engine(None, false, "HANG", "HANG");
+    let cfg = config(
+        vec![hang.clone(), hang],
+        vec![good.clone(), good],
+        Form::TwoBoards,
+        1,
+        300,
+    );
+    let s = arena::run(&cfg, &mut |_| {}).unwrap();
+    assert_eq!((s.wins, s.draws, s.losses), (0, 0, 1));
+    let r = &s.games[0].result;
+    assert_eq!(r.winner, Some(Team::Two));
+    assert!(r.reason.contains("WhiteA lost on time"), "{}", r.reason);
+}
+
+#[test]
+fn illegal_move_loses() {
+    let d = Dir::new("illegal");
+    let good = d.engine(None, false, QUIET_W, QUIET_B);
+    let bad = d.engine(None, false, "a2a3,e2e5", "a1a1");
+    let cfg = config(
+        vec![good.clone(), good],
+        vec![bad.clone(), bad],
+        Form::TwoBoards,
+        1,
+        60_000,
+    );
+    let s = arena::run(&cfg, &mut |_| {}).unwrap();
+    let r = &s.games[0].result;
+    assert_eq!(r.winner, Some(Team::One), "{}", r.reason);
+    assert!(r.reason.contains("illegal move"), "{}", r.reason);
+}
+
+#[test]
+fn three_boards_centre_mate() {
+    let d = Dir::new("three");
+    // Team 1: White in the centre (Scholar's mate), Black on the sides.
+    let t1 = d.engine(None, false, SCHOLAR_W, QUIET_B);
+    // Team 2: Black in the centre, White on the sides.
+    let t2 = d.engine(None, false, QUIET_W, SCHOLAR_B);
+    let mut cfg = config(
+        vec![t1.clone(), t1.clone(), t1],
+        vec![t2.clone(), t2.clone(), t2],
+        Form::ThreeBoards,
+        1,
+        60_000,
+    );
+    cfg.bpgn = Some(d.path("three.bpgn"));
+    let s = arena::run(&cfg, &mut |_| {}).unwrap();
+    let r = &s.games[0].result;
+    assert_eq!(r.winner, Some(Team::One), "{}", r.reason);
+    assert_eq!(r.reason, "BlackA checkmated");
+    let text = std::fs::read_to_string(d.path("three.bpgn")).unwrap();
+    assert!(text.contains("[Boards \"3\"]"), "{text}");
+    assert!(text.contains("[WhiteC \"Fake\"]"), "{text}");
+    let games = bpgn::read(&text, rules()).unwrap();
+    assert_eq!(games[0].game.board_count(), 3);
+    assert!(games[0].game.is_over());
+}
+
+#[test]
+fn command_line_parsing() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: arena::ArenaArgs,
+    }
+    let cli = Cli::parse_from([
+        "x",
+        "--team1",
+        "a b",
+        "--team2",
+        "c",
+        "--white-b",
+        "w b",
+        "--tc",
+        "0.5+0.1",
+        "--option",
+        "PromotionRule=gambler",
+        "--games",
+        "4",
+    ]);
+    let cfg = ArenaConfig::from_args(&cli.args).unwrap();
+    assert_eq!(cfg.team1, vec!["a b".to_string(), "a b".to_string()]);
+    assert_eq!(cfg.team2, vec!["c".to_string(), "w b".to_string()]);
+    assert_eq!(cfg.tc.base_ms, 500);
+    assert_eq!(cfg.tc.inc_ms, 100);
+    assert_eq!(cfg.games, 4);
+    assert_eq!(
+        cfg.rules().unwrap().promotion_rule,
+        rukav::rules::PromotionRule::Gambler
+    );
+    assert_eq!(
+        arena::split_command("python3 'a b.py' x \"y z\""),
+        vec!["python3", "a b.py", "x", "y z"]
+    );
+    assert!(arena::parse_tc("abc").is_err());
+    let (elo, err) = arena::elo_with_error(&[1.0, 0.5, 0.0, 1.0].repeat(6));
+    assert!(elo > 0.0 && err > 0.0 && err.is_finite());
+}
