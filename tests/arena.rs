@@ -1,7 +1,8 @@
 //! The arena with small fake engines: python3 scripts written by the test
 //! that answer at once from a fixed list of moves (by colour), or crash, or
 //! never answer, or play an illegal move. No test asserts anything about
-//! time; hanging engines lose on a short clock.
+//! time; hanging engines lose on a short clock. An engine that stops
+//! reading its input is killed and restarted between games.
 
 use rukav::bughouse::arena::{self, ArenaConfig};
 use rukav::bughouse::{bpgn, Form, Handover, Team, TimeControl};
@@ -50,6 +51,9 @@ for line in sys.stdin:
             sys.exit(3)
         if m == 'HANG':
             continue
+        if m == 'DEAF':
+            import time
+            time.sleep(3600)
         if ptell:
             out('info string ptell ' + ptell)
         out('bestmove ' + m)
@@ -336,4 +340,28 @@ fn command_line_parsing() {
     assert!(arena::parse_tc("abc").is_err());
     let (elo, err) = arena::elo_with_error(&[1.0, 0.5, 0.0, 1.0].repeat(6));
     assert!(elo > 0.0 && err > 0.0 && err.is_finite());
+}
+
+#[test]
+fn deaf_engine_is_restarted_between_games() {
+    let d = Dir::new("deaf");
+    let good = d.engine(None, false, QUIET_W, QUIET_B);
+    let deaf = d.engine(None, false, "DEAF", "DEAF");
+    let mut cfg = config(
+        vec![good.clone(), good],
+        vec![deaf.clone(), deaf],
+        Form::TwoBoards,
+        2,
+        300,
+    );
+    cfg.handshake_ms = 4000;
+    let s = arena::run(&cfg, &mut |_| {}).unwrap();
+    assert_eq!((s.wins, s.draws, s.losses), (2, 0, 0));
+    for g in &s.games {
+        assert!(
+            g.result.reason.contains("lost on time"),
+            "{}",
+            g.result.reason
+        );
+    }
 }

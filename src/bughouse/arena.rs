@@ -1068,9 +1068,14 @@ pub fn run(cfg: &ArenaConfig, progress: &mut dyn FnMut(&str)) -> Result<Summary,
                 .collect::<Vec<_>>(),
         );
         let line = format!(
-            "game {}/{}: {} {} ({} moves) | team 1 W {} D {} L {} | Elo {}",
+            "game {}/{}{}: {} {} ({} moves) | team 1 W {} D {} L {} | Elo {}",
             g + 1,
             cfg.games,
+            if swapped {
+                " (teams swapped seats)"
+            } else {
+                ""
+            },
             result.result_str(),
             result.reason,
             game.plies(),
