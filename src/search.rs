@@ -416,8 +416,11 @@ impl Worker {
         let mut best_move_changes = 0u32;
         let mut last_best = Move::NULL;
         let mut scores = vec![-INF; multipv];
-        let start_depth = 1 + (self.id % 2) as i32;
+        let start_depth = 1;
         for depth in start_depth..=max_depth {
+            if self.skips(depth) {
+                continue;
+            }
             self.excluded_root.clear();
             let mut lines: Vec<(Move, i32, Vec<Move>)> = Vec::new();
             for (pv_index, line_score) in scores.iter_mut().enumerate() {
@@ -510,6 +513,19 @@ impl Worker {
         self.shared.nodes.fetch_add(delta, Ordering::Relaxed);
         result.nodes = self.shared.nodes.load(Ordering::Relaxed);
         result
+    }
+
+    /// Lazy SMP diversity: helper threads skip some iteration depths, each
+    /// in its own pattern (the scheme of Stockfish 8), so that they run ahead
+    /// of the main thread and fill the shared table with deeper results.
+    fn skips(&self, depth: i32) -> bool {
+        const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+        const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+        if self.id == 0 || depth <= 1 {
+            return false;
+        }
+        let i = (self.id - 1) % 20;
+        ((depth + PHASE[i]) / SIZE[i]) % 2 != 0
     }
 
     fn is_repetition(&self, pos: &Position) -> bool {
@@ -1103,12 +1119,25 @@ pub fn search(
             }));
         }
         let mut main = Worker::new(0, shared.clone(), limits.clone(), history);
-        let r = main.run(root, Some(report));
+        let mut best = main.run(root, Some(report));
         shared.stop.store(true, Ordering::Relaxed);
+        // A helper that completed a deeper iteration without a worse score
+        // supplies the move (MultiPV and searchmoves stay with the main thread).
         for h in helpers {
-            let _ = h.join();
+            if let Ok(r) = h.join() {
+                if limits.multipv <= 1
+                    && !r.best.is_null()
+                    && r.depth > best.depth
+                    && r.score >= best.score - 20
+                {
+                    best = SearchResult {
+                        nodes: best.nodes,
+                        ..r
+                    };
+                }
+            }
         }
-        r
+        best
     });
     SearchResult {
         nodes: shared.nodes.load(Ordering::Relaxed),
