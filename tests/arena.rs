@@ -340,6 +340,10 @@ fn command_line_parsing() {
     assert!(arena::parse_tc("abc").is_err());
     let (elo, err) = arena::elo_with_error(&[1.0, 0.5, 0.0, 1.0].repeat(6));
     assert!(elo > 0.0 && err > 0.0 && err.is_finite());
+    assert_eq!(
+        arena::pair_scores(&[1.0, 0.5, 0.0, 0.0, 1.0]),
+        vec![0.75, 0.0]
+    );
 }
 
 #[test]

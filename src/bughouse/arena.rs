@@ -158,10 +158,22 @@ impl Summary {
         self.games.iter().map(|g| g.score).sum::<f64>() / n as f64
     }
 
-    /// Logistic Elo difference and the half-width of its 95% interval
-    /// (normal approximation over games); infinite for 0% or 100%.
+    /// Logistic Elo difference and the half-width of its 95% interval;
+    /// infinite for 0% or 100%. With an even number of games (at least 4)
+    /// the variance comes from game pairs (the same engines with seats
+    /// swapped: pentanomial), otherwise from single games (trinomial).
     pub fn elo(&self) -> (f64, f64) {
-        elo_with_error(&self.games.iter().map(|g| g.score).collect::<Vec<_>>())
+        let scores: Vec<f64> = self.games.iter().map(|g| g.score).collect();
+        if Self::pentanomial(scores.len()) {
+            elo_with_error(&pair_scores(&scores))
+        } else {
+            elo_with_error(&scores)
+        }
+    }
+
+    /// Which statistics [`Summary::elo`] uses for `n` games.
+    pub fn pentanomial(n: usize) -> bool {
+        n >= 4 && n.is_multiple_of(2)
     }
 }
 
@@ -174,6 +186,14 @@ pub fn elo_from_score(s: f64) -> f64 {
     } else {
         -400.0 * (1.0 / s - 1.0).log10()
     }
+}
+
+/// The average score of each pair of consecutive games.
+pub fn pair_scores(scores: &[f64]) -> Vec<f64> {
+    scores
+        .chunks_exact(2)
+        .map(|p| (p[0] + p[1]) / 2.0)
+        .collect()
 }
 
 /// Elo and the half-width of its 95% interval from per-game scores.
@@ -362,7 +382,12 @@ pub fn print_summary(s: &Summary) {
         s.games.len(),
         100.0 * s.score()
     );
-    println!("Elo difference: {} (95%)", format_elo(elo, err));
+    let model = if Summary::pentanomial(s.games.len()) {
+        "pentanomial"
+    } else {
+        "trinomial"
+    };
+    println!("Elo difference: {} (95%, {model})", format_elo(elo, err));
 }
 
 // ------------------------------------------------------------------ engines
@@ -1059,14 +1084,17 @@ pub fn run(cfg: &ArenaConfig, progress: &mut dyn FnMut(&str)) -> Result<Summary,
                 .and_then(|_| f.flush())
                 .map_err(|e| format!("writing BPGN: {e}"))?;
         }
-        let (elo, err) = elo_with_error(
-            &summary
-                .games
-                .iter()
-                .map(|r: &GameRecord| r.score)
-                .chain(std::iter::once(score))
-                .collect::<Vec<_>>(),
-        );
+        let scores: Vec<f64> = summary
+            .games
+            .iter()
+            .map(|r: &GameRecord| r.score)
+            .chain(std::iter::once(score))
+            .collect();
+        let (elo, err) = if Summary::pentanomial(scores.len()) {
+            elo_with_error(&pair_scores(&scores))
+        } else {
+            elo_with_error(&scores)
+        };
         let line = format!(
             "game {}/{}{}: {} {} ({} moves) | team 1 W {} D {} L {} | Elo {}",
             g + 1,
