@@ -369,3 +369,46 @@ fn deaf_engine_is_restarted_between_games() {
         );
     }
 }
+
+#[test]
+fn gambler_promotion_in_the_arena() {
+    let d = Dir::new("gambler");
+    // Board A: White promotes on a8 (5. bxa8), then plays an illegal move so
+    // that the game ends at once; board B plays quiet moves.
+    let t1 = d.engine(None, false, "b2b4,b4a5,a5b6,b6b7,b7a8q,a1a1", QUIET_B);
+    let t2 = d.engine(None, false, QUIET_W, "a7a5,b7b6,h7h6,h6h5,h8h6");
+    let mut cfg = config(
+        vec![t1.clone(), t1],
+        vec![t2.clone(), t2],
+        Form::TwoBoards,
+        1,
+        60_000,
+    );
+    cfg.house_rules = vec![("PromotionRule".into(), "gambler".into())];
+    cfg.bpgn = Some(d.path("gambler.bpgn"));
+    let s = arena::run(&cfg, &mut |_| {}).unwrap();
+    let r = &s.games[0].result;
+    assert_eq!(r.winner, Some(Team::Two), "{}", r.reason);
+    assert!(r.reason.contains("WhiteA"), "{}", r.reason);
+    assert!(r.reason.contains("illegal move"), "{}", r.reason);
+    let text = std::fs::read_to_string(d.path("gambler.bpgn")).unwrap();
+    assert!(
+        text.contains("[HouseRules \"PromotionRule=gambler\"]"),
+        "{text}"
+    );
+    // The partner took White B's queen: it stands on a8, not promoted.
+    assert!(text.contains("5A. bxa8=Q {gambler B d1}"), "{text}");
+    let games = bpgn::read(&text, rules()).unwrap();
+    let g = &games[0].game;
+    let a8 = rukav::Square::parse("a8").unwrap();
+    let d1 = rukav::Square::parse("d1").unwrap();
+    assert_eq!(
+        g.position(0).piece_on(a8),
+        Some(rukav::Piece::new(
+            rukav::Color::White,
+            rukav::PieceType::Queen
+        ))
+    );
+    assert!(!g.position(0).promoted().has(a8));
+    assert!(g.position(1).piece_on(d1).is_none());
+}
