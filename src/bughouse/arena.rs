@@ -222,7 +222,8 @@ pub fn format_elo(elo: f64, err: f64) -> String {
                 "-inf".to_string()
             }
         } else {
-            format!("{v:+.1}")
+            // `+ 0.0` turns -0.0 into 0.0.
+            format!("{:+.1}", v + 0.0)
         }
     };
     let e = if err.is_infinite() {
