@@ -133,11 +133,11 @@ impl PartnerState {
     /// given are worth more to keep. Indexed `[colour][piece]`.
     pub fn bias(&self, us: Color) -> [[i32; 5]; 2] {
         let mut b = [[0; 5]; 2];
-        for k in 0..5 {
-            if self.need[k] {
+        for (k, (&need, &keep)) in self.need.iter().zip(&self.dont_give).enumerate() {
+            if need {
                 b[us.flip().index()][k] += 150;
             }
-            if self.dont_give[k] {
+            if keep {
                 b[us.index()][k] += 150;
             }
         }

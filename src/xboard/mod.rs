@@ -133,7 +133,7 @@ impl Xboard {
             }
         }
         if self.mps > 0 {
-            let played = (self.engine.moves().len() as u64 + 1) / 2;
+            let played = (self.engine.moves().len() as u64).div_ceil(2);
             clock.movestogo = Some(self.mps - played % self.mps);
         }
         clock.movetime = self.st;
