@@ -203,6 +203,17 @@ fn run_tune(
     Ok(())
 }
 
+/// Exit status of a subcommand: 0, or 2 with the error on stderr.
+fn exit_code(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     rukav::attacks::init();
@@ -213,13 +224,7 @@ fn main() -> ExitCode {
             fen,
             threads,
             options,
-        }) => match run_perft(depth, &variant, fen, threads, &options) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        },
+        }) => exit_code(run_perft(depth, &variant, fen, threads, &options)),
         Some(Command::Datagen {
             out,
             variant,
@@ -229,7 +234,7 @@ fn main() -> ExitCode {
             book,
             random_plies,
             seed,
-        }) => match run_datagen(
+        }) => exit_code(run_datagen(
             &out,
             &variant,
             games,
@@ -238,37 +243,19 @@ fn main() -> ExitCode {
             book,
             random_plies,
             seed,
-        ) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        },
+        )),
         Some(Command::Tune {
             data,
             variant,
             passes,
             lambda,
-        }) => match run_tune(&data, &variant, passes, lambda) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        },
+        }) => exit_code(run_tune(&data, &variant, passes, lambda)),
         Some(Command::Bench { depth }) => {
             let r = rukav::bench::run(depth.clamp(1, 30), 16, &mut |l| println!("{l}"));
             println!("{} nodes {} nps", r.nodes, r.nps);
             ExitCode::SUCCESS
         }
-        Some(Command::Arena(args)) => match rukav::bughouse::arena::main(args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        },
+        Some(Command::Arena(args)) => exit_code(rukav::bughouse::arena::main(args)),
         None => {
             rukav::uci::main_loop();
             ExitCode::SUCCESS

@@ -141,6 +141,12 @@ fn uci_holding_during_a_search_restarts_it_on_the_new_pocket() {
     s.send("d");
     let fen = s.expect("fen", |l| l.starts_with("Fen: "));
     assert!(fen.contains("[Q]"), "{fen}");
+    // The interrupted search was joined before the pockets changed, so every
+    // info line from here on comes from the restarted search: wait until it
+    // has completed depth 2, then stop it.
+    s.expect("restarted search at depth 2", |l| {
+        l.starts_with("info depth 2 ")
+    });
     s.send("stop");
     let best = s.expect("bestmove", |l| l.starts_with("bestmove "));
     // Exactly one bestmove: the interrupted search reported none.

@@ -745,15 +745,7 @@ impl Game {
                 pos.fen()
             )));
         }
-        self.flags_until(now, false, &mut report);
-        if self.is_over() {
-            return Err(PlayError::Over);
-        }
-        if self.flag_time(board).is_some_and(|t| t <= now) {
-            // The mover's clock reached zero together with the move: too late.
-            self.flags_until(now, true, &mut report);
-            return Err(PlayError::Over);
-        }
+        self.settle_clocks(board, now, &mut report)?;
         let us = pos.side_to_move();
         if mv.is_promotion()
             && self.settings.rules.promotion_rule == PromotionRule::Gambler
@@ -870,6 +862,26 @@ impl Game {
         }
     }
 
+    /// Applies every flag fall up to `now`; fails when the match is over or
+    /// the mover on `board` ran out of time together with this action.
+    fn settle_clocks(
+        &mut self,
+        board: usize,
+        now: u64,
+        report: &mut Report,
+    ) -> Result<(), PlayError> {
+        self.flags_until(now, false, report);
+        if self.is_over() {
+            return Err(PlayError::Over);
+        }
+        if self.flag_time(board).is_some_and(|t| t <= now) {
+            // The mover's clock reached zero together with the move: too late.
+            self.flags_until(now, true, report);
+            return Err(PlayError::Over);
+        }
+        Ok(())
+    }
+
     /// Presses the clock on a board after [`Game::make`]: the mover's time
     /// is charged (a clock that reached zero first loses the board, and then
     /// nothing is handed over), then the capture goes to the partner.
@@ -879,14 +891,7 @@ impl Game {
         let Some(u) = self.boards[board].unpressed.clone() else {
             return Err(PlayError::NothingToPress);
         };
-        self.flags_until(now, false, &mut report);
-        if self.is_over() {
-            return Err(PlayError::Over);
-        }
-        if self.flag_time(board).is_some_and(|t| t <= now) {
-            self.flags_until(now, true, &mut report);
-            return Err(PlayError::Over);
-        }
+        self.settle_clocks(board, now, &mut report)?;
         self.boards[board].unpressed = None;
         self.charge(board, u.mover, now);
         self.record_clock(board, u.mover);
