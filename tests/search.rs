@@ -5,8 +5,8 @@
 //! (`wins_within`), so a test fails only when the engine's search is wrong,
 //! not when a composition is unsound.
 //!
-//! Tests whose name starts with `engine_bug_` document engine bugs found while
-//! writing this file: they fail until the engine is fixed.
+//! Tests whose name starts with `regression_` pin engine bugs found while
+//! writing this file (fixed since).
 
 use rukav::engine::Engine;
 use rukav::search::{Limits, Score, SearchResult, MATE, MATE_BOUND};
@@ -175,15 +175,14 @@ fn crazyhouse_mate_in_3_against_bishop_in_pocket() {
     assert_finds_forced_win(Variant::Crazyhouse, fen, 3, 8);
 }
 
-/// ENGINE BUG (search): Philidor's legacy with a drop. Q@g8+ is forced to be
+/// Regression (search): Philidor's legacy with a drop. Q@g8+ is forced to be
 /// taken by the rook (the king may not take: Nh6 guards g8), then Nf7 is a
-/// smothered mate: mate in 2, a 3-ply line. The engine plays h6f7 (winning
-/// material) at every depth up to 11 and finds the mate only at depth 12.
-/// With `go depth 8 searchmoves Q@g8` it scores Q@g8 as -975 up to depth 3,
-/// i.e. after Q@g8 Rxg8 it does not see the quiet checking move Nf7#
-/// (apparently pruned at frontier nodes).
+/// smothered mate: mate in 2, a 3-ply line. The engine once played h6f7 up
+/// to depth 11 because quiet checks (Nf7#) were pruned at frontier nodes;
+/// since quiet checks are detected before the move and never pruned, it is
+/// found at depth 5.
 #[test]
-fn engine_bug_drop_sacrifice_then_smothered_mate_in_2() {
+fn regression_drop_sacrifice_then_smothered_mate_in_2() {
     let fen = "r6k/6pp/7N/8/8/8/5PPP/6K1[Q] w - - 0 1";
     let p = pos(Variant::Crazyhouse, fen);
     // The composition: Q@g8 forces mate next move; nothing mates at once.
