@@ -451,7 +451,8 @@ impl Worker {
                         beta = INF;
                     }
                 };
-                if self.stopped() && (depth > start_depth || pv_index > 0) {
+                let interrupted = self.stopped();
+                if interrupted && (depth > start_depth || pv_index > 0) {
                     break;
                 }
                 let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
@@ -459,7 +460,7 @@ impl Worker {
                 *line_score = score;
                 self.excluded_root.push(best);
                 lines.push((best, score, pv.clone()));
-                if let Some(rep) = report {
+                if let (Some(rep), false) = (report, interrupted) {
                     rep(&Info {
                         depth,
                         seldepth: self.seldepth as i32,

@@ -134,18 +134,18 @@ fn uci_holding_during_a_search_restarts_it_on_the_new_pocket() {
     let mut s = Session::start();
     s.send("setoption name UCI_Variant value bughouse");
     s.send("setoption name UCI_Bughouse value true");
-    // Qxf7 is mate (contact check, f7 guarded by the bishop): a pocket change must not lose it.
-    s.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR[] w KQkq - 4 4");
+    // Black has played ...f5: with a queen in hand Q@f7 is mate (contact
+    // check, f7 guarded by Bc4, e7 covered by the queen); without one there
+    // is no mate in 1, so a "score mate 1" line can only come from the
+    // restarted search.
+    s.send("position fen r1bqkbnr/pppp2pp/2n5/4pp2/2B1P3/5N2/PPPP1PPP/RNBQK2R[] w KQkq - 0 4");
     s.send("go infinite");
     s.send("bughouse holding Q");
     s.send("d");
     let fen = s.expect("fen", |l| l.starts_with("Fen: "));
     assert!(fen.contains("[Q]"), "{fen}");
-    // The interrupted search was joined before the pockets changed, so every
-    // info line from here on comes from the restarted search: wait until it
-    // has completed depth 2, then stop it.
-    s.expect("restarted search at depth 2", |l| {
-        l.starts_with("info depth 2 ")
+    s.expect("the restarted search sees the mate", |l| {
+        l.starts_with("info depth") && l.contains("score mate 1 ")
     });
     s.send("stop");
     let best = s.expect("bestmove", |l| l.starts_with("bestmove "));
@@ -153,7 +153,7 @@ fn uci_holding_during_a_search_restarts_it_on_the_new_pocket() {
     s.send("isready");
     let next = s.expect("readyok", |l| l == "readyok" || l.starts_with("bestmove"));
     assert_eq!(next, "readyok", "two bestmoves after a restart");
-    assert!(best.starts_with("bestmove h5f7"), "Qxf7 mates: {best}");
+    assert!(best.starts_with("bestmove Q@f7"), "Q@f7 mates: {best}");
     s.quit();
 }
 
