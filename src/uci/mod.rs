@@ -283,30 +283,7 @@ impl Uci {
     }
 
     fn position(&mut self, args: &[&str]) -> Result<(), String> {
-        let rules = self.engine.rules();
-        let moves_at = args.iter().position(|w| *w == "moves");
-        let setup = &args[..moves_at.unwrap_or(args.len())];
-        let start = match setup.first() {
-            Some(&"startpos") => {
-                if setup.len() > 1 {
-                    return Err(format!(
-                        "unexpected '{}' after startpos",
-                        setup[1..].join(" ")
-                    ));
-                }
-                Position::start_with(rules)
-            }
-            Some(&"fen") => {
-                let fen = setup[1..].join(" ");
-                Position::from_fen(&fen, rules).map_err(|e| format!("bad FEN '{fen}': {e}"))?
-            }
-            _ => return Err("position needs 'startpos' or 'fen'".into()),
-        };
-        let move_texts: Vec<&str> = match moves_at {
-            Some(i) => args[i + 1..].to_vec(),
-            None => Vec::new(),
-        };
-        let moves = Engine::replay(&start, &move_texts)?;
+        let (start, moves) = parse_setup(args, self.engine.rules(), "position", "FEN")?;
         self.engine.stop();
         self.engine.set_position(start, moves);
         Ok(())
@@ -411,21 +388,10 @@ impl Uci {
         match args.first().copied() {
             Some("partner") => {
                 let rules = Variant::Bughouse.rules();
-                let rest = &args[1..];
-                let moves_at = rest.iter().position(|w| *w == "moves");
-                let setup = &rest[..moves_at.unwrap_or(rest.len())];
-                let start = match setup.first() {
-                    Some(&"startpos") => Position::start_with(rules),
-                    Some(&"fen") => {
-                        let fen = setup[1..].join(" ");
-                        Position::from_fen(&fen, rules)
-                            .map_err(|e| format!("bad partner FEN '{fen}': {e}"))?
-                    }
-                    _ => return Err("bughouse partner needs 'startpos' or 'fen'".into()),
-                };
-                let texts: Vec<&str> = moves_at.map(|i| rest[i + 1..].to_vec()).unwrap_or_default();
+                let (start, moves) =
+                    parse_setup(&args[1..], rules, "bughouse partner", "partner FEN")?;
                 let mut pos = start;
-                for m in Engine::replay(&start, &texts)? {
+                for m in moves {
                     pos.make_move(m);
                 }
                 self.engine.partner_board = Some(pos);
@@ -530,6 +496,38 @@ impl Uci {
             score, white_view
         ));
     }
+}
+
+/// Parses `startpos|fen <fen> [moves m1 m2 ...]` (the arguments of
+/// `position` and `bughouse partner`): the start position and the moves,
+/// all checked legal. `command` and `fen_label` name them in errors.
+fn parse_setup(
+    args: &[&str],
+    rules: Rules,
+    command: &str,
+    fen_label: &str,
+) -> Result<(Position, Vec<crate::types::Move>), String> {
+    let moves_at = args.iter().position(|w| *w == "moves");
+    let setup = &args[..moves_at.unwrap_or(args.len())];
+    let start = match setup.first() {
+        Some(&"startpos") => {
+            if setup.len() > 1 {
+                return Err(format!(
+                    "unexpected '{}' after startpos",
+                    setup[1..].join(" ")
+                ));
+            }
+            Position::start_with(rules)
+        }
+        Some(&"fen") => {
+            let fen = setup[1..].join(" ");
+            Position::from_fen(&fen, rules).map_err(|e| format!("bad {fen_label} '{fen}': {e}"))?
+        }
+        _ => return Err(format!("{command} needs 'startpos' or 'fen'")),
+    };
+    let texts: Vec<&str> = moves_at.map(|i| args[i + 1..].to_vec()).unwrap_or_default();
+    let moves = Engine::replay(&start, &texts)?;
+    Ok((start, moves))
 }
 
 /// Parses pocket letters (`QRbn`, `[QR] [bn]`, `-`) into counts `[colour][piece]`.
