@@ -7,7 +7,7 @@ use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::search::{self, Info, Limits, SearchResult, Shared};
 use crate::tt::TranspositionTable;
-use crate::types::{Color, Move, PieceType};
+use crate::types::{Color, Move, PieceType, Square};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -69,6 +69,105 @@ pub fn time_limits(
     )
 }
 
+/// Depth of the short searches that value owed pieces.
+pub const OWED_DEPTH: i32 = 4;
+/// Gain (centipawns) from one more piece in hand that makes the engine ask
+/// its partner for it; the same loss makes it say "dont give".
+pub const NEED_GAIN: i32 = 250;
+/// Gain (centipawns) from a piece not yet in hand that makes the engine sit
+/// and wait for it, when the clock allows.
+pub const SIT_GAIN: i32 = 500;
+
+/// Scores of the owed-piece searches ([`Engine::owed_pieces`]), indexed by
+/// pocket piece kind (P N B R Q); `None` where the pocket was full.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OwedPieces {
+    /// The position as it is.
+    pub base: i32,
+    /// With one more piece of that kind in our pocket.
+    pub mine: [Option<i32>; 5],
+    /// With one more piece of that kind in the opponent's pocket.
+    pub theirs: [Option<i32>; 5],
+}
+
+/// What the engine does on a bughouse board before it thinks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BughousePlan {
+    /// Messages for the partner, in the partner vocabulary.
+    pub messages: Vec<String>,
+    /// Sit waiting for this piece, for at most this long.
+    pub sit_for: Option<(PieceType, Duration)>,
+}
+
+/// The score (side to move's view) of a one-thread search of `pos` to
+/// `depth` with a small private table: the engine's quick look at a
+/// hypothetical position.
+pub fn short_search(pos: &Position, depth: i32) -> i32 {
+    let tt = Arc::new(TranspositionTable::new(1));
+    let shared = Arc::new(Shared::new(tt));
+    let limits = Limits {
+        depth: Some(depth),
+        multipv: 1,
+        ..Limits::default()
+    };
+    search::search(pos, &[pos.key()], &limits, 1, shared, &|_| {}).score
+}
+
+/// Gambler promotion rule: the piece of the opponent that `chooser` takes
+/// off `pos` (his own board) when his partner promotes. Each queen, rook,
+/// bishop or knight whose removal leaves nobody in an impossible check is
+/// tried with a short search; the piece also lands on the partner's board,
+/// so half its material value is added. `None` when nothing may be taken.
+pub fn gambler_choice(pos: &Position, chooser: Color) -> Option<Square> {
+    let them = chooser.flip();
+    let mut best: Option<(i32, Square)> = None;
+    for kind in [
+        PieceType::Queen,
+        PieceType::Rook,
+        PieceType::Bishop,
+        PieceType::Knight,
+    ] {
+        for sq in pos.pieces(them, kind) {
+            let mut p = *pos;
+            if p.take_piece(sq).is_err() {
+                continue;
+            }
+            // The side not to move may not be left in check.
+            let waiting = p.side_to_move().flip();
+            let king = p.pieces(waiting, PieceType::King);
+            if king
+                .into_iter()
+                .any(|k| (p.attackers_to(k, p.occupied()) & p.color_bb(waiting.flip())).nonempty())
+            {
+                continue;
+            }
+            let s = short_search(&p, 3).clamp(-5000, 5000);
+            let ours = if p.side_to_move() == chooser { s } else { -s };
+            let score = ours + GAMBLER_TRANSFER_VALUE[kind.index()];
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, sq));
+            }
+        }
+    }
+    best.map(|(_, sq)| sq)
+}
+
+/// Half the material value (centipawns, P N B R Q) of a piece the Gambler
+/// rule puts on the partner's board.
+const GAMBLER_TRANSFER_VALUE: [i32; 5] = [50, 160, 170, 250, 450];
+
+/// How long the side to move may sit with `own_ms` on its clock against
+/// `their_ms` on its opponent's: sitting costs only our clock, so we wait
+/// while we stay at least a second ahead of the opponent, and never more
+/// than a third of what is left. `None` when that is under 300 ms.
+pub fn sit_budget(own_ms: u64, their_ms: u64) -> Option<Duration> {
+    let budget = own_ms
+        .saturating_sub(their_ms)
+        .saturating_sub(1000)
+        .min(own_ms / 3);
+    (budget >= 300).then(|| Duration::from_millis(budget))
+}
+
 struct Running {
     shared: Arc<Shared>,
     handle: JoinHandle<()>,
@@ -96,6 +195,9 @@ pub struct Engine {
     pub partner_board: Option<Position>,
     /// Bughouse: clocks in ms (own board White, Black; partner board White, Black).
     pub bughouse_clocks: Option<[u64; 4]>,
+    /// Bughouse: send partner messages and act on those received
+    /// (option `PartnerMessages`).
+    pub partner_messages: bool,
     running: Option<Running>,
 }
 
@@ -124,6 +226,7 @@ impl Engine {
             partner: PartnerState::default(),
             partner_board: None,
             bughouse_clocks: None,
+            partner_messages: true,
             running: None,
         }
     }
@@ -238,57 +341,86 @@ impl Engine {
         }
     }
 
-    /// Bughouse: what the engine would most like its partner to send, and
-    /// what must not reach the opponent, from short searches with one piece
-    /// more in either pocket. Messages in the partner vocabulary.
-    pub fn partner_requests(&self) -> Vec<String> {
+    /// Bughouse: scores of short searches of the current position with one
+    /// more piece of each kind in our pocket (`mine`) and in the opponent's
+    /// (`theirs`), and without (`base`), all from the side to move's view
+    /// and clamped to +-2000 so that a mate counts as a large gain, not an
+    /// infinite one. These are the "owed" pieces: drops of pieces that are
+    /// not in hand yet, searched as if the partner had already sent them.
+    pub fn owed_pieces(&self) -> OwedPieces {
         let pos = self.position;
-        if !pos.rules().two_boards {
-            return Vec::new();
-        }
         let us = pos.side_to_move();
-        let score = |p: &Position| -> i32 {
-            let tt = Arc::new(TranspositionTable::new(1));
-            let shared = Arc::new(Shared::new(tt));
-            let limits = Limits {
-                depth: Some(4),
-                multipv: 1,
-                ..Limits::default()
-            };
-            search::search(p, &[p.key()], &limits, 1, shared, &|_| {}).score
+        let score = |p: &Position| short_search(p, OWED_DEPTH).clamp(-2000, 2000);
+        let mut owed = OwedPieces {
+            base: score(&pos),
+            ..OwedPieces::default()
         };
-        let base = score(&pos);
-        let mut best_gain = (0, None);
-        let mut worst_loss = (0, None);
         for k in PieceType::POCKET {
             let mut mine = pos;
             if mine.add_to_pocket(us, k).is_ok() {
-                let gain = score(&mine) - base;
-                if gain > best_gain.0 {
-                    best_gain = (gain, Some(k));
-                }
+                owed.mine[k.index()] = Some(score(&mine));
             }
-            // Their piece in hand, seen with us still to move.
             let mut theirs = pos;
             if theirs.add_to_pocket(us.flip(), k).is_ok() {
-                let loss = base - score(&theirs);
-                if loss > worst_loss.0 {
-                    worst_loss = (loss, Some(k));
-                }
+                owed.theirs[k.index()] = Some(score(&theirs));
             }
         }
-        let mut out = Vec::new();
-        if let (gain, Some(k)) = best_gain {
-            if gain >= 250 {
-                out.push(crate::partner::need_message(k));
+        owed
+    }
+
+    /// Can a piece of kind `k` reach our pocket soon? True when the partner
+    /// attacks one on his board (his opponent has our colour), or when the
+    /// partner's board is unknown.
+    pub fn may_arrive(&self, k: PieceType) -> bool {
+        let Some(board) = self.partner_board else {
+            return true;
+        };
+        let ours = self.position.side_to_move();
+        let occ = board.occupied();
+        board
+            .pieces(ours, k)
+            .any(|sq| (board.attackers_to(sq, occ) & board.color_bb(ours.flip())).nonempty())
+    }
+
+    /// Bughouse: what to tell the partner and whether to sit before this
+    /// move. `own_ms` and `their_ms` are the clocks of the side to move and
+    /// of its opponent.
+    ///
+    /// Messages: `need X` for the piece that would help most (a gain of at
+    /// least [`NEED_GAIN`]), `dont give X` for the piece that would hurt most
+    /// in the opponent's hand. Sitting: when a piece not yet in hand would
+    /// gain at least [`SIT_GAIN`] (a mate it allows, typically), it may
+    /// arrive ([`Engine::may_arrive`]), and the clock allows waiting
+    /// ([`sit_budget`]), the engine thinks on but holds its move back until
+    /// the piece arrives or the budget is spent.
+    pub fn bughouse_plan(&self, own_ms: Option<u64>, their_ms: Option<u64>) -> BughousePlan {
+        let mut plan = BughousePlan::default();
+        if !self.position.rules().two_boards {
+            return plan;
+        }
+        let owed = self.owed_pieces();
+        let gain = |k: PieceType| owed.mine[k.index()].map_or(0, |s| s - owed.base);
+        let loss = |k: PieceType| owed.theirs[k.index()].map_or(0, |s| owed.base - s);
+        let best_gain = PieceType::POCKET
+            .into_iter()
+            .max_by_key(|&k| (gain(k), k.index()));
+        let worst_loss = PieceType::POCKET
+            .into_iter()
+            .max_by_key(|&k| (loss(k), k.index()));
+        if self.partner_messages {
+            if let Some(k) = best_gain.filter(|&k| gain(k) >= NEED_GAIN) {
+                plan.messages.push(crate::partner::need_message(k));
+            }
+            if let Some(k) = worst_loss.filter(|&k| loss(k) >= NEED_GAIN) {
+                plan.messages.push(crate::partner::dont_give_message(k));
             }
         }
-        if let (loss, Some(k)) = worst_loss {
-            if loss >= 250 {
-                out.push(crate::partner::dont_give_message(k));
+        if let (Some(k), Some(own), Some(theirs)) = (best_gain, own_ms, their_ms) {
+            if gain(k) >= SIT_GAIN && self.may_arrive(k) {
+                plan.sit_for = sit_budget(own, theirs).map(|d| (k, d));
             }
         }
-        out
+        plan
     }
 
     /// Resizes the hash table (waits for a running search first).
@@ -318,7 +450,7 @@ impl Engine {
         let root = self.position;
         let history = self.history.clone();
         let threads = self.threads;
-        let bias = if root.rules().two_boards {
+        let bias = if root.rules().two_boards && self.partner_messages {
             self.partner.bias(root.side_to_move())
         } else {
             limits.bias
@@ -332,8 +464,15 @@ impl Engine {
         let handle = std::thread::spawn(move || {
             let result = search::search(&root, &history, &limits, threads, s.clone(), &report);
             // UCI: with `infinite` or while pondering, bestmove waits for stop/ponderhit.
+            // A sitting search (infinite with a hard limit) waits no longer
+            // than its limit.
+            let waited_out = || {
+                limits.hard_time.is_some_and(|h| s.elapsed() >= h)
+                    && !s.pondering.load(Ordering::Relaxed)
+            };
             while !s.stop.load(Ordering::Relaxed)
                 && (limits.infinite || s.pondering.load(Ordering::Relaxed))
+                && !(limits.infinite && waited_out())
             {
                 std::thread::park_timeout(Duration::from_millis(1));
             }
@@ -412,6 +551,64 @@ impl Drop for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sit_budget_needs_a_clock_lead() {
+        assert_eq!(
+            sit_budget(20_000, 10_000),
+            Some(Duration::from_millis(6_666))
+        );
+        assert_eq!(
+            sit_budget(20_000, 17_000),
+            Some(Duration::from_millis(2_000))
+        );
+        assert_eq!(sit_budget(10_000, 20_000), None);
+        assert_eq!(sit_budget(10_000, 9_500), None);
+        assert_eq!(sit_budget(600, 0), None);
+    }
+
+    fn smother_engine() -> Engine {
+        let mut e = Engine::new();
+        e.set_rules(Variant::Bughouse.rules());
+        let pos = Position::from_fen("6rk/6pp/8/8/8/8/PPP5/1K6[] w - - 0 1", e.rules()).unwrap();
+        e.set_position(pos, Vec::new());
+        e
+    }
+
+    #[test]
+    fn owed_knight_makes_the_engine_ask_and_sit() {
+        let e = smother_engine();
+        let owed = e.owed_pieces();
+        assert_eq!(owed.mine[PieceType::Knight.index()], Some(2000), "{owed:?}");
+        let plan = e.bughouse_plan(Some(20_000), Some(10_000));
+        assert!(plan.messages.contains(&"need n".to_string()), "{plan:?}");
+        assert_eq!(
+            plan.sit_for,
+            Some((PieceType::Knight, Duration::from_millis(6_666)))
+        );
+        // Behind on the clock: ask, but play on.
+        let plan = e.bughouse_plan(Some(10_000), Some(20_000));
+        assert!(plan.messages.contains(&"need n".to_string()));
+        assert_eq!(plan.sit_for, None);
+    }
+
+    #[test]
+    fn a_piece_may_arrive_only_when_the_partner_attacks_one() {
+        let mut e = smother_engine();
+        // Partner (Black on the other board) attacks White's knight on c3
+        // with his pawn on b4; no white bishop is attacked.
+        let partner = "r1bqkbnr/pppppppp/2n5/8/1p6/2N5/PPPPPPPP/R1BQKBNR[] w KQkq - 0 1";
+        e.partner_board = Some(Position::from_fen(partner, e.rules()).unwrap());
+        assert!(e.may_arrive(PieceType::Knight));
+        assert!(!e.may_arrive(PieceType::Bishop));
+        let plan = e.bughouse_plan(Some(20_000), Some(10_000));
+        assert_eq!(plan.sit_for.map(|(k, _)| k), Some(PieceType::Knight));
+        // Nothing of the kind is attacked: no sitting for it.
+        let quiet = "rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR[] b KQkq - 0 1";
+        e.partner_board = Some(Position::from_fen(quiet, e.rules()).unwrap());
+        assert!(!e.may_arrive(PieceType::Knight));
+        assert_eq!(e.bughouse_plan(Some(20_000), Some(10_000)).sit_for, None);
+    }
 
     #[test]
     fn time_limits_leave_a_reserve() {

@@ -139,7 +139,8 @@ impl Shared {
         }
     }
 
-    fn elapsed(&self) -> Duration {
+    /// Time since the search started (or since `ponderhit`).
+    pub fn elapsed(&self) -> Duration {
         match self.start.lock() {
             Ok(s) => s.elapsed(),
             Err(p) => p.into_inner().elapsed(),

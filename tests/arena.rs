@@ -16,7 +16,8 @@ ext = sys.argv[2] == 'ext'
 def parse(s):
     return [] if s == '-' else s.split(',')
 lists = {'w': parse(sys.argv[3]), 'b': parse(sys.argv[4])}
-ptell = sys.argv[5] if len(sys.argv) > 5 else None
+ptell = sys.argv[5] if len(sys.argv) > 5 and sys.argv[5] != '-' else None
+gamble = sys.argv[6] if len(sys.argv) > 6 else None
 idx = {'w': 0, 'b': 0}
 side = 'w'
 def out(s):
@@ -57,6 +58,8 @@ for line in sys.stdin:
         if ptell:
             out('info string ptell ' + ptell)
         out('bestmove ' + m)
+    elif line.startswith('bughouse gambler') and gamble:
+        out('info string gambler ' + gamble)
     elif line == 'quit':
         break
 "#;
@@ -94,6 +97,14 @@ impl Dir {
         if let Some(p) = ptell {
             cmd.push_str(&format!(" '{p}'"));
         }
+        cmd
+    }
+
+    /// A fake engine with the extension that answers `bughouse gambler`
+    /// with `square`.
+    fn engine_gambler(&self, white: &str, black: &str, square: &str) -> String {
+        let mut cmd = self.engine_ptell(None, true, white, black, None);
+        cmd.push_str(&format!(" - {square}"));
         cmd
     }
 
@@ -136,6 +147,7 @@ fn config(
         handover: Handover::AfterClock,
         max_moves: 400,
         handshake_ms: 20_000,
+        engine_options: [Vec::new(), Vec::new()],
     }
 }
 
@@ -411,4 +423,54 @@ fn gambler_promotion_in_the_arena() {
     );
     assert!(!g.position(0).promoted().has(a8));
     assert!(g.position(1).piece_on(d1).is_none());
+}
+
+/// The Gambler test's games, with team 1's engines answering `bughouse
+/// gambler` with `square` (team 1 plays Black on board B in game 1, so its
+/// board-B engine chooses the piece of White B).
+fn gambler_with_choice(name: &str, square: &str) -> (arena::Summary, String) {
+    let d = Dir::new(name);
+    let t1 = d.engine_gambler("b2b4,b4a5,a5b6,b6b7,b7a8q,a1a1", QUIET_B, square);
+    let t2 = d.engine(None, false, QUIET_W, "a7a5,b7b6,h7h6,h6h5,h8h6");
+    let mut cfg = config(
+        vec![t1.clone(), t1],
+        vec![t2.clone(), t2],
+        Form::TwoBoards,
+        1,
+        60_000,
+    );
+    cfg.house_rules = vec![("PromotionRule".into(), "gambler".into())];
+    cfg.bpgn = Some(d.path("gambler.bpgn"));
+    let s = arena::run(&cfg, &mut |_| {}).unwrap();
+    let text = std::fs::read_to_string(d.path("gambler.bpgn")).unwrap();
+    (s, text)
+}
+
+#[test]
+fn gambler_choice_is_asked_of_an_extension_engine() {
+    // The partner engine takes the knight on g1, not the arena's queen.
+    let (s, text) = gambler_with_choice("gambler-ask", "g1");
+    let r = &s.games[0].result;
+    assert!(r.reason.contains("illegal move"), "{}", r.reason);
+    assert!(text.contains("5A. bxa8=N {gambler B g1}"), "{text}");
+    let games = bpgn::read(&text, rules()).unwrap();
+    let g = &games[0].game;
+    let a8 = rukav::Square::parse("a8").unwrap();
+    assert_eq!(
+        g.position(0).piece_on(a8),
+        Some(rukav::Piece::new(
+            rukav::Color::White,
+            rukav::PieceType::Knight
+        ))
+    );
+}
+
+#[test]
+fn illegal_gambler_choice_loses() {
+    // e1 holds White B's king: it may not be taken.
+    let (s, _) = gambler_with_choice("gambler-illegal", "e1");
+    let r = &s.games[0].result;
+    assert_eq!(r.winner, Some(Team::Two), "{}", r.reason);
+    assert!(r.reason.contains("illegal Gambler choice"), "{}", r.reason);
+    assert!(r.reason.contains("BlackB"), "{}", r.reason);
 }

@@ -129,6 +129,93 @@ fn uci_sitting_holds_the_move_until_go() {
     s.quit();
 }
 
+/// Black: Kh8 Rg8 g7 h7. A knight in White's hand would mate at once
+/// (N@f7, smothered: the king's three squares hold its own pieces and
+/// nothing of Black's reaches f7); without it White has nothing.
+const SMOTHER: &str = "6rk/6pp/8/8/8/8/PPP5/1K6[] w - - 0 1";
+
+#[test]
+fn uci_engine_sits_for_an_owed_piece_when_its_clock_allows() {
+    let mut s = Session::start();
+    s.send("setoption name UCI_Variant value bughouse");
+    s.send("setoption name UCI_Bughouse value true");
+    s.send(&format!("position fen {SMOTHER}"));
+    // Ten seconds ahead on the clock: sitting is affordable.
+    s.send("go wtime 20000 btime 10000");
+    s.expect("the request", |l| l == "info string ptell need n");
+    let sit = s.expect("the decision to sit", |l| {
+        l.starts_with("info string sitting") || l.starts_with("bestmove")
+    });
+    assert!(
+        sit.starts_with("info string sitting for N at most "),
+        "{sit}"
+    );
+    s.send("isready");
+    let line = s.expect("readyok", |l| l == "readyok" || l.starts_with("bestmove"));
+    assert_eq!(line, "readyok", "moved while sitting");
+    // The knight arrives: the restarted search mates with it.
+    s.send("bughouse holding N");
+    let best = s.expect("bestmove", |l| l.starts_with("bestmove "));
+    assert!(best.starts_with("bestmove N@f7"), "{best}");
+    s.quit();
+}
+
+#[test]
+fn uci_engine_does_not_sit_when_behind_on_the_clock_or_in_plain_uci() {
+    for (setup, go) in [
+        (
+            "setoption name UCI_Bughouse value true",
+            "go wtime 10000 btime 20000",
+        ),
+        ("isready", "go wtime 20000 btime 10000"),
+    ] {
+        let mut s = Session::start();
+        s.send("setoption name UCI_Variant value bughouse");
+        s.send(setup);
+        s.send(&format!("position fen {SMOTHER}"));
+        s.send(go);
+        let best = s.expect("bestmove without a piece arriving", |l| {
+            l.starts_with("bestmove") || l.starts_with("info string sitting")
+        });
+        assert!(best.starts_with("bestmove "), "{setup}: {best}");
+        assert!(!best.contains('@'), "nothing in hand to drop: {best}");
+        s.quit();
+    }
+}
+
+#[test]
+fn uci_partner_messages_off_sends_and_hears_nothing() {
+    let mut s = Session::start();
+    s.send("setoption name UCI_Variant value bughouse");
+    s.send("setoption name UCI_Bughouse value true");
+    s.send("setoption name PartnerMessages value false");
+    s.send(&format!("position fen {SMOTHER}"));
+    // A partner's "sit" is ignored: the engine plays (behind on the clock,
+    // so it does not sit on its own either), and asks for nothing.
+    s.send("bughouse ptell sit");
+    s.send("go wtime 10000 btime 20000");
+    let line = s.expect("bestmove", |l| {
+        l.starts_with("bestmove") || l.starts_with("info string ptell") || l.contains("error")
+    });
+    assert!(line.starts_with("bestmove "), "{line}");
+    s.quit();
+}
+
+#[test]
+fn uci_gambler_choice_takes_the_piece_that_matters() {
+    let mut s = Session::start();
+    s.send("setoption name UCI_Variant value bughouse");
+    s.send("setoption name UCI_Bughouse value true");
+    // Only Black's knight on h6 guards f7: without it Nf7 is a smothered
+    // mate, worth more than Black's queen.
+    s.send("bughouse gambler white 6rk/6pp/7n/4N3/q7/8/PPP5/1K6[] w - - 0 1");
+    let line = s.expect("the choice", |l| l.starts_with("info string gambler"));
+    assert_eq!(line, "info string gambler h6");
+    s.send("bughouse gambler purple 8/8/8/8/8/8/8/8 w - - 0 1");
+    s.expect("an error", |l| l.starts_with("info string error"));
+    s.quit();
+}
+
 #[test]
 fn uci_holding_during_a_search_restarts_it_on_the_new_pocket() {
     let mut s = Session::start();

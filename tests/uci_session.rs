@@ -216,7 +216,7 @@ fn handshake_lists_every_option() {
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
     let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option ")).collect();
     // (name, type, default, combo values)
-    let expected: [(&str, &str, Option<&str>, &[&str]); 15] = [
+    let expected: [(&str, &str, Option<&str>, &[&str]); 16] = [
         ("Hash", "spin", Some("16"), &[]),
         ("Threads", "spin", Some("1"), &[]),
         ("Clear Hash", "button", None, &[]),
@@ -254,6 +254,7 @@ fn handshake_lists_every_option() {
             &["standard", "gambler"],
         ),
         ("UCI_Bughouse", "check", Some("false"), &[]),
+        ("PartnerMessages", "check", Some("true"), &[]),
     ];
     assert_eq!(options.len(), expected.len(), "{options:#?}");
     for (name, kind, default, vars) in expected {

@@ -78,6 +78,13 @@ pub struct ArenaArgs {
     /// House rule NAME=VALUE (UCI option names of rules.md), repeatable.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
+    /// Engine option NAME=VALUE for team 1's engines (like cutechess-cli's
+    /// option.NAME=VALUE), repeatable.
+    #[arg(long = "team1-option", value_name = "NAME=VALUE")]
+    pub team1_options: Vec<String>,
+    /// Engine option NAME=VALUE for team 2's engines, repeatable.
+    #[arg(long = "team2-option", value_name = "NAME=VALUE")]
+    pub team2_options: Vec<String>,
     /// 2 (bughouse) or 3 (centre board plus two side boards).
     #[arg(long, default_value_t = 2)]
     pub boards: usize,
@@ -110,6 +117,8 @@ pub struct ArenaConfig {
     pub bpgn: Option<PathBuf>,
     /// House rules (UCI option name, value), sent to the engines too.
     pub house_rules: Vec<(String, String)>,
+    /// Engine options (UCI option name, value) of team 1 and team 2.
+    pub engine_options: [Vec<(String, String)>; 2],
     /// Two or three boards.
     pub form: Form,
     /// When captures are handed over.
@@ -331,7 +340,17 @@ impl ArenaConfig {
             set_house_rule(&mut rules, k, v)?;
             house_rules.push((k.to_string(), v.to_string()));
         }
+        let pairs = |list: &[String]| -> Result<Vec<(String, String)>, String> {
+            list.iter()
+                .map(|opt| {
+                    opt.split_once('=')
+                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .ok_or_else(|| format!("engine option '{opt}' is not NAME=VALUE"))
+                })
+                .collect()
+        };
         Ok(ArenaConfig {
+            engine_options: [pairs(&a.team1_options)?, pairs(&a.team2_options)?],
             team1: collect(team1, "team1")?,
             team2: collect(team2, "team2")?,
             games: a.games,
@@ -454,7 +473,13 @@ struct Arena<'a> {
     tx: Sender<Msg>,
     rx: Receiver<Msg>,
     progress: &'a mut dyn FnMut(&str),
+    /// A Gambler choice asked of an engine: (process, board, deadline ms).
+    gambler_wait: Option<(usize, usize, u64)>,
 }
+
+/// How long an engine may take to choose the piece of a Gambler promotion
+/// (the clocks are stopped meanwhile).
+const GAMBLER_CHOICE_MS: u64 = 5000;
 
 impl Arena<'_> {
     fn boards(&self) -> usize {
@@ -612,6 +637,17 @@ impl Arena<'_> {
                 lines.push("setoption name UCI_Bughouse value true".to_string());
                 self.procs[p].ext = true;
             }
+            let team = usize::from(p >= self.cfg.team1.len());
+            for (k, v) in &self.cfg.engine_options[team] {
+                if self.procs[p].has_option(k) {
+                    lines.push(format!("setoption name {k} value {v}"));
+                } else {
+                    eprintln!(
+                        "arena: {} has no option '{k}'; not sent",
+                        self.procs[p].name
+                    );
+                }
+            }
             for l in lines {
                 self.procs[p].send(&l);
             }
@@ -707,6 +743,7 @@ impl Arena<'_> {
         settings.handover = self.cfg.handover;
         let mut game = Game::new(settings);
         let mut ptells = 0;
+        self.gambler_wait = None;
         let errors = self.prepare();
         if !errors.is_empty() {
             // Engines that cannot play lose the game for their team.
@@ -741,22 +778,53 @@ impl Arena<'_> {
                 );
                 break;
             }
-            if game.gambler_pending().is_some() {
-                match game.default_gambler_choice() {
-                    Some((b, sq)) => match game.complete_gambler(b, sq, t) {
-                        Ok(r) => self.after_change(&game, &r, swapped),
-                        Err(e) => {
-                            game.draw(format!("arena error: {e}"), t);
+            if let Some(g) = game.gambler_pending().copied() {
+                if let Some((p, b, deadline)) = self.gambler_wait {
+                    if t >= deadline {
+                        let label = self.seat_label(p, swapped);
+                        let reason = format!("{label} chose no piece for the Gambler promotion");
+                        game.forfeit(b, g.color.flip(), reason, t);
+                        self.gambler_wait = None;
+                        continue;
+                    }
+                } else {
+                    match game.default_gambler_choice() {
+                        Some((b, sq)) => {
+                            // The partner of the promoting player chooses:
+                            // an engine with the extension is asked, for
+                            // others the arena takes the most valuable piece.
+                            let p = self.proc_of(b, g.color.flip(), swapped);
+                            let fen = game.position(b).fen();
+                            let side = if g.color.flip().is_white() {
+                                "white"
+                            } else {
+                                "black"
+                            };
+                            if self.procs[p].ext
+                                && self.procs[p].alive
+                                && self.procs[p].send(&format!("bughouse gambler {side} {fen}"))
+                            {
+                                self.gambler_wait = Some((p, b, t + GAMBLER_CHOICE_MS));
+                            } else {
+                                match game.complete_gambler(b, sq, t) {
+                                    Ok(r) => self.after_change(&game, &r, swapped),
+                                    Err(e) => {
+                                        game.draw(format!("arena error: {e}"), t);
+                                    }
+                                }
+                                continue;
+                            }
                         }
-                    },
-                    None => {
-                        game.draw("arena error: no Gambler choice".into(), t);
+                        None => {
+                            game.draw("arena error: no Gambler choice".into(), t);
+                            continue;
+                        }
                     }
                 }
-                continue;
             }
+            let paused = self.gambler_wait.is_some();
             for b in 0..game.board_count() {
-                if !game.is_live(b) || game.waiting(b) {
+                if paused || !game.is_live(b) || game.waiting(b) {
                     continue;
                 }
                 let c = game.to_move(b);
@@ -854,6 +922,10 @@ impl Arena<'_> {
                 if let Some(text) = line.strip_prefix("info string ptell ") {
                     return self.relay(p, text.trim(), swapped);
                 }
+                if let Some(text) = line.strip_prefix("info string gambler ") {
+                    self.gambler_answer(game, p, text.trim(), swapped, now);
+                    return 0;
+                }
                 let mut words = line.split_whitespace();
                 if words.next() != Some("bestmove") {
                     return 0;
@@ -894,6 +966,33 @@ impl Arena<'_> {
                     }
                 }
                 0
+            }
+        }
+    }
+
+    /// An engine's answer to `bughouse gambler`: the square of the piece it
+    /// takes. A square that may not be taken loses the game for its team.
+    fn gambler_answer(&mut self, game: &mut Game, p: usize, text: &str, swapped: bool, now: u64) {
+        let Some((asked, b, _)) = self.gambler_wait else {
+            return;
+        };
+        let Some(g) = game.gambler_pending().copied() else {
+            self.gambler_wait = None;
+            return;
+        };
+        if asked != p {
+            return;
+        }
+        self.gambler_wait = None;
+        let label = self.seat_label(p, swapped);
+        let result = crate::types::Square::parse(text)
+            .ok_or_else(|| format!("'{text}' is not a square"))
+            .and_then(|sq| game.complete_gambler(b, sq, now).map_err(|e| e.to_string()));
+        match result {
+            Ok(r) => self.after_change(game, &r, swapped),
+            Err(e) => {
+                let reason = format!("{label} made an illegal Gambler choice: {e}");
+                game.forfeit(b, g.color.flip(), reason, now);
             }
         }
     }
@@ -1008,6 +1107,7 @@ pub fn run(cfg: &ArenaConfig, progress: &mut dyn FnMut(&str)) -> Result<Summary,
         tx,
         rx,
         progress,
+        gambler_wait: None,
     };
     let all: Vec<usize> = (0..arena.procs.len()).collect();
     let errors = arena.start(&all);

@@ -12,6 +12,7 @@ use crate::position::Position;
 use crate::rules::{self, Rules, Variant};
 use crate::search::{Info, Limits, Score, SearchResult};
 use crate::tt::Bound;
+use crate::types::Color;
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
@@ -52,6 +53,7 @@ pub fn option_lines() -> Vec<String> {
         "option name DroppedRookCastles type check default false".into(),
         "option name PromotionRule type combo default standard var standard var gambler".into(),
         "option name UCI_Bughouse type check default false".into(),
+        "option name PartnerMessages type check default true".into(),
     ]
 }
 
@@ -249,6 +251,13 @@ impl Uci {
                 self.bughouse =
                     rules::parse_bool(&value).map_err(|e| format!("UCI_Bughouse: {e}"))?;
             }
+            "partnermessages" => {
+                self.engine.partner_messages =
+                    rules::parse_bool(&value).map_err(|e| format!("PartnerMessages: {e}"))?;
+                if !self.engine.partner_messages {
+                    self.engine.partner = Default::default();
+                }
+            }
             "ponder" => {
                 self.ponder_enabled =
                     rules::parse_bool(&value).map_err(|e| format!("Ponder: {e}"))?
@@ -345,7 +354,13 @@ impl Uci {
             time_limits(&clock, pos.side_to_move(), self.engine.move_overhead);
         if self.bughouse && pos.rules().two_boards {
             self.last_go = Some((args.iter().map(|a| a.to_string()).collect(), Instant::now()));
-            for msg in self.engine.partner_requests() {
+            let (own, theirs) = if pos.side_to_move().is_white() {
+                (clock.wtime, clock.btime)
+            } else {
+                (clock.btime, clock.wtime)
+            };
+            let plan = self.engine.bughouse_plan(own, theirs);
+            for msg in plan.messages {
                 if !self.said.contains(&msg) {
                     send(&format!("info string ptell {msg}"));
                     self.said.push(msg);
@@ -354,18 +369,26 @@ impl Uci {
             let pct = self.engine.partner.time_percent() as u32;
             soft = soft.map(|t| t * pct / 100);
             hard = hard.map(|t| t * pct / 100);
-            if self.engine.partner.sit && !limits.infinite {
-                // Sitting: keep thinking until the partner says go, but never
-                // past half of the clock that is left.
-                let own = if pos.side_to_move().is_white() {
-                    clock.wtime
+            if !limits.infinite {
+                // Sitting (asked by the partner, or for an owed piece): keep
+                // thinking until the partner says go or the piece arrives
+                // (`bughouse holding` restarts this search), within a budget.
+                let budget = if self.engine.partner.sit {
+                    own.map(|ms| std::time::Duration::from_millis(ms / 2))
+                } else if let Some((k, d)) = plan.sit_for {
+                    send(&format!(
+                        "info string sitting for {} at most {} ms",
+                        k.char().to_ascii_uppercase(),
+                        d.as_millis()
+                    ));
+                    Some(d)
                 } else {
-                    clock.btime
+                    None
                 };
-                if let Some(ms) = own {
+                if let Some(budget) = budget {
                     limits.infinite = true;
                     soft = None;
-                    hard = Some(std::time::Duration::from_millis(ms / 2));
+                    hard = Some(budget);
                 }
             }
         }
@@ -439,12 +462,32 @@ impl Uci {
                 result?;
             }
             Some("ptell") => {
+                if !self.engine.partner_messages {
+                    // PartnerMessages off: heard, and ignored.
+                    return Ok(());
+                }
                 let text = args[1..].join(" ");
                 let was_sitting = self.engine.partner.sit;
                 self.engine.partner.apply(&text)?;
                 if was_sitting && !self.engine.partner.sit && self.engine.is_searching() {
                     // "go": the move that was held back is played now.
                     self.engine.stop();
+                }
+            }
+            Some("gambler") => {
+                // bughouse gambler <white|black> <FEN>: which piece of his
+                // opponent the partner of a Gambler promotion takes.
+                let chooser = match args.get(1).copied() {
+                    Some("white" | "w") => Color::White,
+                    Some("black" | "b") => Color::Black,
+                    _ => return Err("bughouse gambler needs white|black and a FEN".into()),
+                };
+                let fen = args[2..].join(" ");
+                let pos = Position::from_fen(&fen, self.engine.rules())
+                    .map_err(|e| format!("bad gambler FEN '{fen}': {e}"))?;
+                match crate::engine::gambler_choice(&pos, chooser) {
+                    Some(sq) => send(&format!("info string gambler {sq}")),
+                    None => send("info string gambler none"),
                 }
             }
             Some(other) => return Err(format!("unknown bughouse command '{other}'")),

@@ -150,15 +150,19 @@ impl Xboard {
             ..Limits::default()
         };
         if pos.rules().two_boards {
-            for msg in self.engine.partner_requests() {
+            let plan = self.engine.bughouse_plan(own, self.otim);
+            for msg in plan.messages {
                 send(&format!("tellics ptell {msg}"));
             }
-            if self.engine.partner.sit {
-                if let Some(ms) = own {
-                    limits.infinite = true;
-                    limits.soft_time = None;
-                    limits.hard_time = Some(std::time::Duration::from_millis(ms / 2));
-                }
+            let budget = if self.engine.partner.sit {
+                own.map(|ms| std::time::Duration::from_millis(ms / 2))
+            } else {
+                plan.sit_for.map(|(_, d)| d)
+            };
+            if let Some(budget) = budget {
+                limits.infinite = true;
+                limits.soft_time = None;
+                limits.hard_time = Some(budget);
             }
         }
         let post = self.post;
