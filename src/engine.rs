@@ -2,6 +2,7 @@
 //! table, and searches running in the background. The protocol layers
 //! (`uci`, later `xboard`) drive it; it never reads or writes stdio.
 
+use crate::nnue::Network;
 use crate::partner::PartnerState;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
@@ -71,6 +72,9 @@ pub fn time_limits(
 
 /// Depth of the short searches that value owed pieces.
 pub const OWED_DEPTH: i32 = 4;
+/// Below this much on its clock (ms) the engine skips the owed-piece
+/// searches (no requests, no sitting) and spends the time on its move.
+pub const OWED_MIN_CLOCK_MS: u64 = 4000;
 /// Gain (centipawns) from one more piece in hand that makes the engine ask
 /// its partner for it; the same loss makes it say "dont give".
 pub const NEED_GAIN: i32 = 250;
@@ -198,6 +202,12 @@ pub struct Engine {
     /// Bughouse: send partner messages and act on those received
     /// (option `PartnerMessages`).
     pub partner_messages: bool,
+    /// The NNUE network loaded (`EvalFile`; the embedded one by default).
+    pub net: Option<Arc<Network>>,
+    /// Name of the loaded network (`EvalFile`).
+    pub eval_file: String,
+    /// Evaluate with the network where it serves the variant (`Use NNUE`).
+    pub use_nnue: bool,
     running: Option<Running>,
 }
 
@@ -227,6 +237,9 @@ impl Engine {
             partner_board: None,
             bughouse_clocks: None,
             partner_messages: true,
+            net: crate::nnue::default_network(),
+            eval_file: crate::nnue::DEFAULT_NET_NAME.to_string(),
+            use_nnue: crate::nnue::USE_NNUE_DEFAULT,
             running: None,
         }
     }
@@ -395,7 +408,8 @@ impl Engine {
     /// the piece arrives or the budget is spent.
     pub fn bughouse_plan(&self, own_ms: Option<u64>, their_ms: Option<u64>) -> BughousePlan {
         let mut plan = BughousePlan::default();
-        if !self.position.rules().two_boards {
+        // The short searches cost tens of milliseconds: not with a low clock.
+        if !self.position.rules().two_boards || own_ms.is_some_and(|t| t < OWED_MIN_CLOCK_MS) {
             return plan;
         }
         let owed = self.owed_pieces();
@@ -421,6 +435,33 @@ impl Engine {
             }
         }
         plan
+    }
+
+    /// The network searches evaluate with: the loaded one when `Use NNUE`
+    /// is on (the search uses it only where it serves the variant).
+    pub fn active_net(&self) -> Option<Arc<Network>> {
+        if self.use_nnue {
+            self.net.clone()
+        } else {
+            None
+        }
+    }
+
+    /// Loads the network `name` (`EvalFile`): the embedded default by its
+    /// name (or `<default>`), otherwise a file. On error the current network
+    /// stays. Returns a description of the loaded network.
+    pub fn set_eval_file(&mut self, name: &str) -> Result<String, String> {
+        let name = name.trim();
+        let net = if name == crate::nnue::DEFAULT_NET_NAME || name == "<default>" {
+            crate::nnue::default_network().ok_or("the embedded network is missing")?
+        } else {
+            Arc::new(crate::nnue::load_file(name)?)
+        };
+        self.stop();
+        let text = format!("{name}: {}", net.description());
+        self.net = Some(net);
+        self.eval_file = name.to_string();
+        Ok(text)
     }
 
     /// Resizes the hash table (waits for a running search first).
@@ -458,6 +499,7 @@ impl Engine {
         let limits = Limits {
             multipv: limits.multipv.max(self.multipv),
             bias,
+            net: self.active_net(),
             ..limits
         };
         let s = shared.clone();
@@ -522,6 +564,7 @@ impl Engine {
         let shared = Arc::new(Shared::new(self.tt.clone()));
         let limits = Limits {
             multipv: limits.multipv.max(self.multipv),
+            net: self.active_net(),
             ..limits
         };
         search::search(

@@ -11,6 +11,8 @@ pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod movegen;
+pub mod nnue;
+pub mod nnue_train;
 pub mod outcome;
 pub mod partner;
 pub mod perft;

@@ -62,6 +62,13 @@ enum Command {
         #[arg(long, default_value_t = 0.5)]
         lambda: f64,
     },
+    /// Replays every game of a BPGN file and checks its result.
+    Bpgn {
+        /// The BPGN file.
+        file: std::path::PathBuf,
+    },
+    /// Trains an NNUE network on datagen output (see nets/README.md).
+    Train(rukav::nnue_train::TrainArgs),
     /// Search the bench positions to a fixed depth; the last line is `N nodes M nps`.
     Bench {
         /// Search depth.
@@ -256,6 +263,13 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Arena(args)) => exit_code(rukav::bughouse::arena::main(args)),
+        Some(Command::Train(args)) => exit_code(rukav::nnue_train::main(args)),
+        Some(Command::Bpgn { file }) => exit_code(
+            std::fs::read_to_string(&file)
+                .map_err(|e| format!("{}: {e}", file.display()))
+                .and_then(|text| rukav::bughouse::bpgn::check(&text, Variant::Bughouse.rules()))
+                .map(|line| println!("{line}")),
+        ),
         None => {
             rukav::uci::main_loop();
             ExitCode::SUCCESS

@@ -21,6 +21,11 @@
 
 use crate::types::{Color, PieceType};
 
+/// Moves of the receiving engine for which a `need` or `dont give` holds
+/// unless the partner repeats it: a request is about the position it was
+/// made in, not about the rest of the game.
+pub const REQUEST_MOVES: u8 = 6;
+
 /// What the partner has asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PartnerState {
@@ -38,6 +43,10 @@ pub struct PartnerState {
     pub partner_time_cs: Option<u64>,
     /// His opponent's clock (`otim <cs>`).
     pub partner_opponent_time_cs: Option<u64>,
+    /// Moves left for each `need` (see [`REQUEST_MOVES`]).
+    pub need_left: [u8; 5],
+    /// Moves left for each `dont give`.
+    pub dont_give_left: [u8; 5],
 }
 
 fn piece_word(w: &str) -> Option<PieceType> {
@@ -86,13 +95,13 @@ impl PartnerState {
                 self.dont_give = [false; 5];
             }
             "trades" | "+trades" => self.dont_give = [false; 5],
-            "no" if words.get(1) == Some(&"trades") => self.dont_give = [true; 5],
+            "no" if words.get(1) == Some(&"trades") => self.no_trades(),
             "need" | "want" => {
                 let k = words
                     .get(1)
                     .and_then(|w| piece_word(w))
                     .ok_or_else(|| format!("need what? '{text}'"))?;
-                self.need[k.index()] = true;
+                self.set_need(k);
             }
             "dont" | "don't" | "do" => {
                 let rest: Vec<&str> = words
@@ -105,27 +114,59 @@ impl PartnerState {
                     .first()
                     .and_then(|w| piece_word(w))
                     .ok_or_else(|| format!("don't give what? '{text}'"))?;
-                self.dont_give[k.index()] = true;
+                self.set_dont_give(k);
             }
             _ => {
                 if first.starts_with('-') && first.ends_with("trades") {
-                    self.dont_give = [true; 5];
+                    self.no_trades();
                 } else if let Some(rest) = first.strip_prefix('+') {
                     let k = piece_word(rest.trim_start_matches('+'))
                         .ok_or_else(|| format!("unknown partner message '{text}'"))?;
-                    self.need[k.index()] = true;
+                    self.set_need(k);
                 } else if let Some(rest) = first.strip_prefix('-') {
                     let k = piece_word(rest.trim_start_matches('-'))
                         .ok_or_else(|| format!("unknown partner message '{text}'"))?;
-                    self.dont_give[k.index()] = true;
+                    self.set_dont_give(k);
                 } else if let Some(k) = piece_word(first) {
-                    self.need[k.index()] = true;
+                    self.set_need(k);
                 } else {
                     return Err(format!("unknown partner message '{text}'"));
                 }
             }
         }
         Ok(())
+    }
+
+    fn set_need(&mut self, k: PieceType) {
+        self.need[k.index()] = true;
+        self.need_left[k.index()] = REQUEST_MOVES;
+    }
+
+    fn set_dont_give(&mut self, k: PieceType) {
+        self.dont_give[k.index()] = true;
+        self.dont_give_left[k.index()] = REQUEST_MOVES;
+    }
+
+    fn no_trades(&mut self) {
+        self.dont_give = [true; 5];
+        self.dont_give_left = [REQUEST_MOVES; 5];
+    }
+
+    /// One more move of ours: requests age, and those that have held for
+    /// [`REQUEST_MOVES`] moves lapse.
+    pub fn tick(&mut self) {
+        for (flag, left) in self.need.iter_mut().zip(self.need_left.iter_mut()).chain(
+            self.dont_give
+                .iter_mut()
+                .zip(self.dont_give_left.iter_mut()),
+        ) {
+            if *flag {
+                *left = left.saturating_sub(1);
+                if *left == 0 {
+                    *flag = false;
+                }
+            }
+        }
     }
 
     /// Evaluation bias for the side `us` to move: the opponent's pieces the
@@ -192,5 +233,21 @@ mod tests {
         assert_eq!(s, before);
         let b = s.bias(Color::White);
         assert_eq!(b[Color::Black.index()][PieceType::Knight.index()], 150);
+    }
+
+    #[test]
+    fn requests_lapse_after_some_moves_unless_repeated() {
+        let mut s = PartnerState::default();
+        s.apply("need n").unwrap();
+        s.apply("-q").unwrap();
+        for _ in 0..REQUEST_MOVES - 1 {
+            s.tick();
+        }
+        assert!(s.need[PieceType::Knight.index()] && s.dont_give[PieceType::Queen.index()]);
+        s.apply("+n").unwrap();
+        s.tick();
+        assert!(s.need[PieceType::Knight.index()], "repeated: holds again");
+        assert!(!s.dont_give[PieceType::Queen.index()], "lapsed");
+        assert_eq!(s.bias(Color::White)[Color::White.index()], [0; 5]);
     }
 }

@@ -8,6 +8,7 @@
 use crate::attacks;
 use crate::eval::evaluate;
 use crate::movegen::MoveList;
+use crate::nnue::{Accumulator, Network};
 use crate::position::Position;
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Bitboard, Move, PieceType, Square};
@@ -47,6 +48,9 @@ pub struct Limits {
     /// bughouse partner requests ("need a knight": the opponent's knights
     /// are worth more to take; "don't give a queen": ours worth more to keep).
     pub bias: [[i32; 5]; 2],
+    /// The NNUE network to evaluate with, where it serves the variant
+    /// (`None`: the hand-written evaluation).
+    pub net: Option<Arc<Network>>,
 }
 
 /// One line of search information.
@@ -303,6 +307,10 @@ pub struct Worker {
     excluded_root: Vec<Move>,
     lmr: Box<[[u8; 64]; 64]>,
     has_bias: bool,
+    /// The network in use for this root (see [`Limits::net`]).
+    net: Option<Arc<Network>>,
+    /// NNUE accumulators by ply (used only with a network).
+    acc: Box<[Accumulator]>,
 }
 
 /// Callback for progress reports (main thread only).
@@ -338,12 +346,37 @@ impl Worker {
             excluded_root: Vec::new(),
             has_bias: limits.bias.iter().flatten().any(|&b| b != 0),
             lmr,
+            net: None,
+            acc: vec![Accumulator::default(); MAX_PLY + 2].into_boxed_slice(),
+        }
+    }
+
+    /// Plays `m` on `child` (a copy of the position at `ply`) and brings the
+    /// NNUE accumulators of `ply + 1` up to date.
+    #[inline]
+    fn make(&mut self, child: &mut Position, m: Move, ply: usize) {
+        let delta = child.make_move_delta(m);
+        if let Some(net) = self.net.as_deref() {
+            let (done, next) = self.acc.split_at_mut(ply + 1);
+            net.update(&done[ply], &delta, child, &mut next[0]);
+        }
+    }
+
+    /// A null move changes no piece: the accumulators are copied.
+    #[inline]
+    fn make_null(&mut self, child: &mut Position, ply: usize) {
+        child.make_null_move();
+        if self.net.is_some() {
+            self.acc[ply + 1] = self.acc[ply];
         }
     }
 
     #[inline]
-    fn evaluate(&self, pos: &Position) -> i32 {
-        let mut v = evaluate(pos);
+    fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
+        let mut v = match self.net.as_deref() {
+            Some(net) => net.evaluate(&self.acc[ply], pos.side_to_move()),
+            None => evaluate(pos),
+        };
         if self.has_bias {
             let us = pos.side_to_move();
             for (c, sign) in [(us, 1), (us.flip(), -1)] {
@@ -393,6 +426,14 @@ impl Worker {
 
     /// Iterative deepening from `root`. Reports through `report` (main thread).
     pub fn run(&mut self, root: &Position, report: Option<Reporter>) -> SearchResult {
+        self.net = self
+            .limits
+            .net
+            .clone()
+            .filter(|n| n.serves(root.rules().variant));
+        if let Some(net) = self.net.as_deref() {
+            net.refresh(root, &mut self.acc[0]);
+        }
         let mut root_moves: Vec<Move> = root.legal_moves().to_vec();
         if !self.limits.searchmoves.is_empty() {
             let wanted = self.limits.searchmoves.clone();
@@ -689,7 +730,7 @@ impl Worker {
         let in_check = pos.in_check();
         if !root {
             if ply >= MAX_PLY - 2 {
-                return if in_check { 0 } else { self.evaluate(pos) };
+                return if in_check { 0 } else { self.evaluate(pos, ply) };
             }
             if (pos.rules().fifty_move_rule && pos.halfmove_clock() >= 100)
                 || self.is_repetition(pos)
@@ -725,7 +766,7 @@ impl Worker {
         } else if let Some(e) = tt {
             e.eval
         } else {
-            self.evaluate(pos)
+            self.evaluate(pos, ply)
         };
         self.static_eval[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.static_eval[ply - 2];
@@ -755,7 +796,7 @@ impl Worker {
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let mut child = *pos;
-                child.make_null_move();
+                self.make_null(&mut child, ply);
                 self.prev_move[ply] = Move::NULL;
                 self.keys.push(child.key());
                 let s =
@@ -839,7 +880,7 @@ impl Worker {
             }
 
             let mut child = *pos;
-            child.make_move(m);
+            self.make(&mut child, m, ply);
             self.shared.tt.prefetch(child.key());
             let gives_check = child.in_check();
             self.prev_move[ply] = m;
@@ -948,7 +989,7 @@ impl Worker {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { self.evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
         let key = pos.key();
         let tt = self.shared.tt.probe(key);
@@ -985,7 +1026,7 @@ impl Worker {
             }
             stand_pat = match tt {
                 Some(e) => e.eval,
-                None => self.evaluate(pos),
+                None => self.evaluate(pos, ply),
             };
             if !forced_captures {
                 if stand_pat >= beta {
@@ -1027,7 +1068,7 @@ impl Worker {
                 }
             }
             let mut child = *pos;
-            child.make_move(m);
+            self.make(&mut child, m, ply);
             self.keys.push(child.key());
             let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
             self.keys.pop();

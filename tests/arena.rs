@@ -222,6 +222,15 @@ fn scripted_mate_bpgn_and_protocol() {
     assert_eq!(rg.game.result().unwrap().winner, Some(Team::One));
     assert_eq!(rg.game.moves().len(), g.moves);
     assert!(rg.clocks.iter().all(|c| c.is_some()));
+    let summary = bpgn::check(&text, rules()).unwrap();
+    assert!(
+        summary.starts_with("1 games replayed: 1 end on the board"),
+        "{summary}"
+    );
+    // A result that the moves contradict is found.
+    let wrong = text.replace("{BlackA checkmated} 1-0", "{BlackA checkmated} 0-1");
+    let err = bpgn::check(&wrong, rules()).unwrap_err();
+    assert!(err.contains("game 1"), "{err}");
 }
 
 #[test]

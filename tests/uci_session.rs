@@ -216,7 +216,12 @@ fn handshake_lists_every_option() {
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
     let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option ")).collect();
     // (name, type, default, combo values)
-    let expected: [(&str, &str, Option<&str>, &[&str]); 16] = [
+    let use_nnue = if rukav::nnue::USE_NNUE_DEFAULT {
+        "true"
+    } else {
+        "false"
+    };
+    let expected: [(&str, &str, Option<&str>, &[&str]); 18] = [
         ("Hash", "spin", Some("16"), &[]),
         ("Threads", "spin", Some("1"), &[]),
         ("Clear Hash", "button", None, &[]),
@@ -255,6 +260,13 @@ fn handshake_lists_every_option() {
         ),
         ("UCI_Bughouse", "check", Some("false"), &[]),
         ("PartnerMessages", "check", Some("true"), &[]),
+        (
+            "EvalFile",
+            "string",
+            Some(rukav::nnue::DEFAULT_NET_NAME),
+            &[],
+        ),
+        ("Use NNUE", "check", Some(use_nnue), &[]),
     ];
     assert_eq!(options.len(), expected.len(), "{options:#?}");
     for (name, kind, default, vars) in expected {
@@ -612,4 +624,57 @@ fn end_of_input_exits_cleanly() {
         std::thread::sleep(Duration::from_millis(10));
     };
     assert!(status.success());
+}
+
+#[test]
+fn nnue_options_load_refuse_and_switch() {
+    let mut e = Engine::start();
+    e.set_variant(Variant::Crazyhouse);
+    let rules = Variant::Crazyhouse.rules();
+    e.expect_ok("position startpos moves e2e4 d7d5 e4d5 d8d5");
+    // A missing file and a file that is not a network are refused.
+    let err = e.expect_error("setoption name EvalFile value /nonexistent/net.nnue");
+    assert!(err.contains("cannot read"), "{err}");
+    let dir = std::env::temp_dir().join(format!("rukav-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let junk = dir.join("junk.nnue");
+    std::fs::write(&junk, b"RUKAVNN1 but then nothing useful").unwrap();
+    let err = e.expect_error(&format!("setoption name EvalFile value {}", junk.display()));
+    assert!(err.contains("checksum"), "{err}");
+    // The embedded network by its name, and a copy of it from a file.
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        rukav::nnue::DEFAULT_NET_NAME
+    ));
+    let out = e.sync();
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string NNUE network")),
+        "{out:?}"
+    );
+    let copy = dir.join("copy.nnue");
+    let bytes = rukav::nnue::default_network().unwrap().to_bytes();
+    std::fs::write(&copy, bytes).unwrap();
+    e.expect_ok(&format!("setoption name EvalFile value {}", copy.display()));
+    // With the network on, `eval` says so and searches play legal moves.
+    e.expect_ok("setoption name Use NNUE value true");
+    e.send("eval");
+    let out = e.sync();
+    assert!(
+        out.iter()
+            .any(|l| l.contains("final evaluation") && l.contains("[NNUE]")),
+        "{out:?}"
+    );
+    e.go_legal(rules, "depth 6");
+    e.expect_ok("setoption name Use NNUE value false");
+    e.send("eval");
+    let out = e.sync();
+    assert!(
+        out.iter()
+            .any(|l| l.contains("final evaluation") && l.contains("[hand-written]")),
+        "{out:?}"
+    );
+    e.expect_error("setoption name Use NNUE value perhaps");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(e.quit().success());
 }

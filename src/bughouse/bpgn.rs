@@ -435,3 +435,33 @@ pub fn read(text: &str, rules: Rules) -> Result<Vec<ReadGame>, String> {
     }
     Ok(games)
 }
+
+/// Replays every game of a BPGN file and checks each against its result:
+/// a game that ends by mate on the board must carry that result (games
+/// ended by the clock, a forfeit or an agreement cannot be checked from the
+/// moves and are counted apart). Returns a summary line, or the first
+/// problem.
+pub fn check(text: &str, rules: Rules) -> Result<String, String> {
+    let games = read(text, rules)?;
+    let (mut by_moves, mut other) = (0, 0);
+    for (i, g) in games.iter().enumerate() {
+        let n = i + 1;
+        if let Some(r) = g.game.result() {
+            if r.result_str() != g.result {
+                return Err(format!(
+                    "game {n}: the moves end with {} ({}) but the result is {}",
+                    r.result_str(),
+                    r.reason,
+                    g.result
+                ));
+            }
+            by_moves += 1;
+        } else {
+            other += 1;
+        }
+    }
+    Ok(format!(
+        "{} games replayed: {by_moves} end on the board as recorded, {other} end off the board (clock, forfeit, draw)",
+        games.len()
+    ))
+}

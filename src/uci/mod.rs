@@ -14,7 +14,7 @@ use crate::search::{Info, Limits, Score, SearchResult};
 use crate::tt::Bound;
 use crate::types::Color;
 use std::io::{BufRead, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Writes one line to stdout and flushes (lines from search threads never interleave).
 pub fn send(line: &str) {
@@ -54,6 +54,14 @@ pub fn option_lines() -> Vec<String> {
         "option name PromotionRule type combo default standard var standard var gambler".into(),
         "option name UCI_Bughouse type check default false".into(),
         "option name PartnerMessages type check default true".into(),
+        format!(
+            "option name EvalFile type string default {}",
+            crate::nnue::DEFAULT_NET_NAME
+        ),
+        format!(
+            "option name Use NNUE type check default {}",
+            crate::nnue::USE_NNUE_DEFAULT
+        ),
     ]
 }
 
@@ -103,8 +111,13 @@ pub struct Uci {
     bughouse: bool,
     /// The last `go` (its words and when it came), to restart it after a pocket change.
     last_go: Option<(Vec<String>, Instant)>,
-    /// Partner requests already sent, so that each is said once.
-    said: Vec<String>,
+    /// Partner requests sent, with the move count when they were said: a
+    /// request is repeated only after it has lapsed at the partner's end.
+    said: Vec<(String, u32)>,
+    /// Searches started on this board (not counting restarts).
+    moves_searched: u32,
+    /// The current `go` restarts an interrupted search.
+    restarting: bool,
 }
 
 impl Default for Uci {
@@ -128,6 +141,8 @@ impl Uci {
             bughouse: false,
             last_go: None,
             said: Vec::new(),
+            moves_searched: 0,
+            restarting: false,
         }
     }
 
@@ -170,6 +185,10 @@ impl Uci {
             "ucinewgame" => {
                 self.engine.stop();
                 self.engine.new_game();
+                // Partner requests belong to one game.
+                self.engine.partner = Default::default();
+                self.said.clear();
+                self.moves_searched = 0;
             }
             "position" => {
                 if let Err(e) = self.position(&rest) {
@@ -250,6 +269,18 @@ impl Uci {
             "uci_bughouse" => {
                 self.bughouse =
                     rules::parse_bool(&value).map_err(|e| format!("UCI_Bughouse: {e}"))?;
+            }
+            "evalfile" => {
+                let text = self
+                    .engine
+                    .set_eval_file(&value)
+                    .map_err(|e| format!("EvalFile: {e}"))?;
+                send(&format!("info string NNUE network {text}"));
+            }
+            "use nnue" => {
+                self.engine.stop();
+                self.engine.use_nnue =
+                    rules::parse_bool(&value).map_err(|e| format!("Use NNUE: {e}"))?;
             }
             "partnermessages" => {
                 self.engine.partner_messages =
@@ -353,17 +384,35 @@ impl Uci {
         let (mut soft, mut hard) =
             time_limits(&clock, pos.side_to_move(), self.engine.move_overhead);
         if self.bughouse && pos.rules().two_boards {
+            if !self.restarting {
+                self.moves_searched += 1;
+                self.engine.partner.tick();
+            }
             self.last_go = Some((args.iter().map(|a| a.to_string()).collect(), Instant::now()));
             let (own, theirs) = if pos.side_to_move().is_white() {
                 (clock.wtime, clock.btime)
             } else {
                 (clock.btime, clock.wtime)
             };
+            let planning = Instant::now();
             let plan = self.engine.bughouse_plan(own, theirs);
+            // The planning searches used the clock too.
+            let used = planning.elapsed();
+            soft = soft.map(|t| t.saturating_sub(used).max(Duration::from_millis(1)));
+            hard = hard.map(|t| t.saturating_sub(used).max(Duration::from_millis(1)));
+            let now = self.moves_searched;
             for msg in plan.messages {
-                if !self.said.contains(&msg) {
-                    send(&format!("info string ptell {msg}"));
-                    self.said.push(msg);
+                let last = self.said.iter_mut().find(|(m, _)| *m == msg);
+                match last {
+                    Some((_, at)) if now - *at < u32::from(crate::partner::REQUEST_MOVES) => {}
+                    Some((_, at)) => {
+                        send(&format!("info string ptell {msg}"));
+                        *at = now;
+                    }
+                    None => {
+                        send(&format!("info string ptell {msg}"));
+                        self.said.push((msg, now));
+                    }
                 }
             }
             let pct = self.engine.partner.time_percent() as u32;
@@ -456,7 +505,10 @@ impl Uci {
                             }
                         }
                         let refs: Vec<&str> = adjusted.iter().map(String::as_str).collect();
-                        self.go(&refs)?;
+                        self.restarting = true;
+                        let restarted = self.go(&refs);
+                        self.restarting = false;
+                        restarted?;
                     }
                 }
                 result?;
@@ -535,8 +587,21 @@ impl Uci {
         }
         let white_view = score * pos.side_to_move().sign();
         send(&format!(
-            "info string final evaluation {} cp (side to move), {} cp (white)",
+            "info string hand-written evaluation {} cp (side to move), {} cp (white)",
             score, white_view
+        ));
+        let net = self
+            .engine
+            .active_net()
+            .filter(|n| n.serves(pos.rules().variant));
+        let (score, what) = match net {
+            Some(net) => (net.evaluate_position(pos), "NNUE"),
+            None => (score, "hand-written"),
+        };
+        send(&format!(
+            "info string final evaluation {} cp (side to move), {} cp (white) [{what}]",
+            score,
+            score * pos.side_to_move().sign()
         ));
     }
 }

@@ -150,7 +150,13 @@ impl Xboard {
             ..Limits::default()
         };
         if pos.rules().two_boards {
+            self.engine.partner.tick();
+            let planning = std::time::Instant::now();
             let plan = self.engine.bughouse_plan(own, self.otim);
+            let used = planning.elapsed();
+            let one = std::time::Duration::from_millis(1);
+            limits.soft_time = limits.soft_time.map(|t| t.saturating_sub(used).max(one));
+            limits.hard_time = limits.hard_time.map(|t| t.saturating_sub(used).max(one));
             for msg in plan.messages {
                 send(&format!("tellics ptell {msg}"));
             }

@@ -1,0 +1,548 @@
+//! NNUE: an efficiently updatable neural evaluation with the pocket as input.
+//!
+//! # Architecture
+//!
+//! Inputs, seen from one side ("perspective"; Black's view mirrors the board
+//! vertically):
+//! - 768 board features: (own/their) x (P N B R Q K) x 64 squares;
+//! - 60 pocket features: (own/their) x 30 "thermometer" slots, one slot per
+//!   piece in hand: pawns 1..16, knights, bishops and rooks 1..4, queens
+//!   1..2. A pocket of two knights activates the slots "knight 1" and
+//!   "knight 2", so a third knight arriving changes one feature.
+//!
+//! A feature transformer (`INPUTS x HIDDEN`, bias) gives one accumulator per
+//! perspective; both are clipped to `0..=QA` (CReLU), the side to move's
+//! first, and a single output neuron reads them: `eval = (out + bias) *
+//! SCALE / (QA * QB)` centipawns. Accumulators are updated from the
+//! [`Delta`] that `make_move_delta` reports (board pieces and pocket counts)
+//! and refreshed from the position at the root.
+//!
+//! # File format (little-endian)
+//!
+//! | field | bytes |
+//! |---|---|
+//! | magic `RUKAVNN1` | 8 |
+//! | format version (u32, = [`FORMAT_VERSION`]) | 4 |
+//! | inputs (u32, = [`INPUTS`]), hidden size (u32) | 8 |
+//! | description length (u32), then the description (UTF-8: architecture, variants, how it was trained) | 4 + n |
+//! | variants: count (u32), then one byte each (index in `Variant::ALL`) | 4 + v |
+//! | feature weights, i16, input-major (`INPUTS * hidden`) | |
+//! | feature biases, i16 (`hidden`) | |
+//! | output weights, i16 (`2 * hidden`: side to move, then the other side) | |
+//! | output bias, i32 | 4 |
+//! | FNV-1a 64 checksum of everything before it | 8 |
+
+use crate::position::{Delta, Position};
+use crate::rules::Variant;
+use crate::types::{Color, Piece, PieceType, Square};
+use std::sync::Arc;
+
+/// Board features per perspective.
+pub const BOARD_FEATURES: usize = 768;
+/// Pocket slots per side: P 16, N 4, B 4, R 4, Q 2.
+pub const POCKET_CAPS: [usize; 5] = [16, 4, 4, 4, 2];
+/// First slot of each pocket piece kind within one side's 30 slots.
+const POCKET_OFFSETS: [usize; 5] = [0, 16, 20, 24, 28];
+/// Pocket slots of one side.
+pub const POCKET_SLOTS: usize = 30;
+/// All inputs of one perspective.
+pub const INPUTS: usize = BOARD_FEATURES + 2 * POCKET_SLOTS;
+/// Largest hidden layer the engine accepts (accumulators are this wide).
+pub const MAX_HIDDEN: usize = 512;
+/// Quantisation of the feature transformer (1.0 = QA).
+pub const QA: i32 = 255;
+/// Quantisation of the output weights (1.0 = QB).
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output: 600, the scale at which the
+/// hand-written evaluation's scores fit game results (Texel K = 0.663 at 400),
+/// so that the network speaks the units the search's margins were tuned in.
+pub const SCALE: i32 = 600;
+/// Version of the file format.
+pub const FORMAT_VERSION: u32 = 1;
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"RUKAVNN1";
+
+/// Index of a board feature: `piece` on `sq` seen from `perspective`.
+#[inline]
+pub fn board_feature(perspective: Color, piece: Piece, sq: Square) -> usize {
+    let theirs = usize::from(piece.color != perspective);
+    let sq = if perspective == Color::White {
+        sq.0 as usize
+    } else {
+        (sq.0 ^ 56) as usize
+    };
+    (theirs * 6 + piece.kind.index()) * 64 + sq
+}
+
+/// Index of a pocket feature: the `slot`-th (0-based) piece of kind `kind`
+/// in `owner`'s pocket, seen from `perspective`; `None` above the cap.
+#[inline]
+pub fn pocket_feature(
+    perspective: Color,
+    owner: Color,
+    kind: PieceType,
+    slot: usize,
+) -> Option<usize> {
+    let k = kind.index();
+    if k >= 5 || slot >= POCKET_CAPS[k] {
+        return None;
+    }
+    let theirs = usize::from(owner != perspective);
+    Some(BOARD_FEATURES + theirs * POCKET_SLOTS + POCKET_OFFSETS[k] + slot)
+}
+
+/// Every active feature of `pos` from `perspective`, appended to `out`.
+pub fn active_features(pos: &Position, perspective: Color, out: &mut Vec<usize>) {
+    for sq in pos.occupied() {
+        if let Some(p) = pos.piece_on(sq) {
+            out.push(board_feature(perspective, p, sq));
+        }
+    }
+    if pos.rules().drops {
+        for owner in Color::ALL {
+            for kind in PieceType::POCKET {
+                for slot in 0..pos.pocket(owner, kind) as usize {
+                    if let Some(f) = pocket_feature(perspective, owner, kind, slot) {
+                        out.push(f);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A loaded network with quantised weights.
+pub struct Network {
+    hidden: usize,
+    /// `INPUTS * hidden`, input-major.
+    feature_weights: Vec<i16>,
+    feature_bias: Vec<i16>,
+    /// `2 * hidden`: side to move, then the other side.
+    output_weights: Vec<i16>,
+    output_bias: i32,
+    variants: Vec<Variant>,
+    description: String,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({}, hidden {})", self.description, self.hidden)
+    }
+}
+
+/// The two accumulators of a position (index: perspective colour).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    /// Feature-transformer sums, White's view then Black's.
+    pub values: [[i16; MAX_HIDDEN]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            values: [[0; MAX_HIDDEN]; 2],
+        }
+    }
+}
+
+/// The file checksum: FNV-1a, 64 bits.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or_else(|| "the file is truncated".to_string())?;
+        let out = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(out)
+    }
+
+    fn u32(&mut self) -> Result<u32, String> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn i16s(&mut self, n: usize) -> Result<Vec<i16>, String> {
+        let b = self.take(n * 2)?;
+        Ok(b.chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect())
+    }
+}
+
+impl Network {
+    /// Builds a network from quantised parts (the trainer's output).
+    pub fn from_parts(
+        hidden: usize,
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i32,
+        variants: Vec<Variant>,
+        description: String,
+    ) -> Result<Network, String> {
+        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
+            return Err(format!(
+                "hidden size {hidden} is not a multiple of 16 in 16..={MAX_HIDDEN}"
+            ));
+        }
+        if feature_weights.len() != INPUTS * hidden
+            || feature_bias.len() != hidden
+            || output_weights.len() != 2 * hidden
+        {
+            return Err("weight arrays do not match the sizes".into());
+        }
+        Ok(Network {
+            hidden,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+            variants,
+            description,
+        })
+    }
+
+    /// Reads a network file, checking magic, version, sizes and checksum.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        if bytes.len() < 8 + 8 || &bytes[..8] != MAGIC {
+            return Err("not a Rukav network (bad magic)".into());
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        let mut sum_bytes = [0u8; 8];
+        sum_bytes.copy_from_slice(sum);
+        if checksum(body) != u64::from_le_bytes(sum_bytes) {
+            return Err("checksum mismatch (corrupt or truncated file)".into());
+        }
+        let mut r = Reader { bytes: body, at: 8 };
+        let version = r.u32()?;
+        if version != FORMAT_VERSION {
+            return Err(format!(
+                "format version {version}, this engine reads {FORMAT_VERSION}"
+            ));
+        }
+        let inputs = r.u32()? as usize;
+        if inputs != INPUTS {
+            return Err(format!("{inputs} inputs, this engine has {INPUTS}"));
+        }
+        let hidden = r.u32()? as usize;
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(format!("hidden size {hidden} out of range"));
+        }
+        let desc_len = r.u32()? as usize;
+        let description = String::from_utf8_lossy(r.take(desc_len)?).into_owned();
+        let n_variants = r.u32()? as usize;
+        let mut variants = Vec::new();
+        for &v in r.take(n_variants)? {
+            let variant = Variant::ALL
+                .get(v as usize)
+                .copied()
+                .ok_or_else(|| format!("unknown variant index {v}"))?;
+            variants.push(variant);
+        }
+        let feature_weights = r.i16s(INPUTS * hidden)?;
+        let feature_bias = r.i16s(hidden)?;
+        let output_weights = r.i16s(2 * hidden)?;
+        let b = r.take(4)?;
+        let output_bias = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        if r.at != body.len() {
+            return Err("trailing bytes after the weights".into());
+        }
+        Network::from_parts(
+            hidden,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+            variants,
+            description,
+        )
+    }
+
+    /// The file image of the network (see the module documentation).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&(self.description.len() as u32).to_le_bytes());
+        out.extend_from_slice(self.description.as_bytes());
+        out.extend_from_slice(&(self.variants.len() as u32).to_le_bytes());
+        for v in &self.variants {
+            let i = Variant::ALL.iter().position(|x| x == v).unwrap_or(0);
+            out.push(i as u8);
+        }
+        for w in self
+            .feature_weights
+            .iter()
+            .chain(&self.feature_bias)
+            .chain(&self.output_weights)
+        {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        let sum = checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Hidden layer size.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The description stored in the file.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Variants the network was trained for.
+    pub fn variants(&self) -> &[Variant] {
+        &self.variants
+    }
+
+    /// Does the network serve this variant?
+    pub fn serves(&self, v: Variant) -> bool {
+        self.variants.contains(&v)
+    }
+
+    #[inline]
+    fn add_feature(&self, acc: &mut [i16; MAX_HIDDEN], f: usize) {
+        let h = self.hidden;
+        simd::add(&mut acc[..h], &self.feature_weights[f * h..f * h + h]);
+    }
+
+    #[inline]
+    fn sub_feature(&self, acc: &mut [i16; MAX_HIDDEN], f: usize) {
+        let h = self.hidden;
+        simd::sub(&mut acc[..h], &self.feature_weights[f * h..f * h + h]);
+    }
+
+    /// Computes both accumulators of `pos` from scratch.
+    pub fn refresh(&self, pos: &Position, acc: &mut Accumulator) {
+        let mut features = Vec::with_capacity(64);
+        for c in Color::ALL {
+            let a = &mut acc.values[c.index()];
+            a[..self.hidden].copy_from_slice(&self.feature_bias);
+            features.clear();
+            active_features(pos, c, &mut features);
+            for &f in &features {
+                self.add_feature(a, f);
+            }
+        }
+    }
+
+    /// The accumulators of `child` (the position after a move whose changes
+    /// are `delta`) from those of its parent.
+    pub fn update(
+        &self,
+        parent: &Accumulator,
+        delta: &Delta,
+        child: &Position,
+        acc: &mut Accumulator,
+    ) {
+        let h = self.hidden;
+        for c in Color::ALL {
+            let a = &mut acc.values[c.index()];
+            a[..h].copy_from_slice(&parent.values[c.index()][..h]);
+            for &(piece, sq) in delta.removed.iter().flatten() {
+                self.sub_feature(a, board_feature(c, piece, sq));
+            }
+            for &(piece, sq) in delta.added.iter().flatten() {
+                self.add_feature(a, board_feature(c, piece, sq));
+            }
+            if child.rules().drops {
+                for &(owner, kind, change) in delta.pocket.iter().flatten() {
+                    let after = child.pocket(owner, kind) as usize;
+                    if change > 0 {
+                        if let Some(f) = pocket_feature(c, owner, kind, after - 1) {
+                            self.add_feature(a, f);
+                        }
+                    } else if let Some(f) = pocket_feature(c, owner, kind, after) {
+                        self.sub_feature(a, f);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The evaluation (centipawns, side to move's view) from accumulators.
+    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+        let h = self.hidden;
+        let us = &acc.values[side.index()][..h];
+        let them = &acc.values[side.flip().index()][..h];
+        let (w_us, w_them) = self.output_weights.split_at(h);
+        let sum = crelu_dot(us, w_us) + crelu_dot(them, w_them);
+        ((i64::from(sum) + i64::from(self.output_bias)) * i64::from(SCALE) / i64::from(QA * QB))
+            as i32
+    }
+
+    /// Evaluates `pos` from scratch (tests, `eval` command).
+    pub fn evaluate_position(&self, pos: &Position) -> i32 {
+        let mut acc = Accumulator::default();
+        self.refresh(pos, &mut acc);
+        self.evaluate(&acc, pos.side_to_move())
+    }
+}
+
+/// `sum(clamp(a, 0, QA) * w)` over a hidden layer.
+#[inline]
+fn crelu_dot(acc: &[i16], weights: &[i16]) -> i32 {
+    simd::crelu_dot(acc, weights)
+}
+
+/// The vector kernels: plain loops over 16-wide chunks that the compiler
+/// vectorises, compiled twice on x86-64: for the baseline target (SSE2, runs
+/// on any x86-64) and with AVX2 enabled, chosen once at run time by CPU
+/// detection. Other architectures get the portable loops only.
+mod simd {
+    use super::QA;
+
+    #[inline(always)]
+    fn add_portable(acc: &mut [i16], w: &[i16]) {
+        for (a, &x) in acc.iter_mut().zip(w) {
+            *a = a.wrapping_add(x);
+        }
+    }
+
+    #[inline(always)]
+    fn sub_portable(acc: &mut [i16], w: &[i16]) {
+        for (a, &x) in acc.iter_mut().zip(w) {
+            *a = a.wrapping_sub(x);
+        }
+    }
+
+    #[inline(always)]
+    fn dot_portable(acc: &[i16], weights: &[i16]) -> i32 {
+        let mut total = 0i32;
+        for (a, w) in acc.chunks_exact(16).zip(weights.chunks_exact(16)) {
+            let mut lane = [0i32; 16];
+            for i in 0..16 {
+                lane[i] = i32::from(a[i].clamp(0, QA as i16)) * i32::from(w[i]);
+            }
+            total += lane.iter().sum::<i32>();
+        }
+        total
+    }
+
+    /// The same loops compiled for AVX2.
+    ///
+    /// # Safety
+    ///
+    /// Every function here may only be called on a CPU with AVX2.
+    #[cfg(target_arch = "x86_64")]
+    mod avx2 {
+        /// `acc += w`. Safety: needs AVX2.
+        #[target_feature(enable = "avx2")]
+        pub unsafe fn add(acc: &mut [i16], w: &[i16]) {
+            super::add_portable(acc, w)
+        }
+
+        /// `acc -= w`. Safety: needs AVX2.
+        #[target_feature(enable = "avx2")]
+        pub unsafe fn sub(acc: &mut [i16], w: &[i16]) {
+            super::sub_portable(acc, w)
+        }
+
+        /// The CReLU dot product. Safety: needs AVX2.
+        #[target_feature(enable = "avx2")]
+        pub unsafe fn dot(acc: &[i16], weights: &[i16]) -> i32 {
+            super::dot_portable(acc, weights)
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn has_avx2() -> bool {
+        static AVX2: once_cell::sync::Lazy<bool> =
+            once_cell::sync::Lazy::new(|| std::is_x86_feature_detected!("avx2"));
+        *AVX2
+    }
+
+    /// `acc += w`, lane by lane (wrapping).
+    #[inline]
+    pub fn add(acc: &mut [i16], w: &[i16]) {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: the CPU supports AVX2 (checked at run time above).
+            unsafe { avx2::add(acc, w) };
+            return;
+        }
+        add_portable(acc, w)
+    }
+
+    /// `acc -= w`, lane by lane (wrapping).
+    #[inline]
+    pub fn sub(acc: &mut [i16], w: &[i16]) {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: the CPU supports AVX2 (checked at run time above).
+            unsafe { avx2::sub(acc, w) };
+            return;
+        }
+        sub_portable(acc, w)
+    }
+
+    /// `sum(clamp(a, 0, QA) * w)`.
+    #[inline]
+    pub fn crelu_dot(acc: &[i16], weights: &[i16]) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: the CPU supports AVX2 (checked at run time above).
+            return unsafe { avx2::dot(acc, weights) };
+        }
+        dot_portable(acc, weights)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn dispatched_kernels_equal_the_portable_ones() {
+            let a: Vec<i16> = (0..256).map(|i| (i * 37 % 700) as i16 - 200).collect();
+            let w: Vec<i16> = (0..256).map(|i| (i * 53 % 255) as i16 - 127).collect();
+            assert_eq!(super::crelu_dot(&a, &w), super::dot_portable(&a, &w));
+            let (mut x, mut y) = (a.clone(), a.clone());
+            super::add(&mut x, &w);
+            super::add_portable(&mut y, &w);
+            assert_eq!(x, y);
+            super::sub(&mut x, &w);
+            super::sub_portable(&mut y, &w);
+            assert_eq!(x, y);
+            assert_eq!(x, a);
+        }
+    }
+}
+
+/// Whether `Use NNUE` is on by default (set by measurement; nets/README.md).
+pub const USE_NNUE_DEFAULT: bool = false;
+
+/// The network shipped in the binary (see `nets/README.md`).
+pub const DEFAULT_NET_NAME: &str = "rukav-zh-99cecaa4d1a3.nnue";
+
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../nets/rukav-zh-99cecaa4d1a3.nnue");
+
+/// The embedded default network, parsed once.
+pub fn default_network() -> Option<Arc<Network>> {
+    static NET: once_cell::sync::Lazy<Option<Arc<Network>>> =
+        once_cell::sync::Lazy::new(|| Network::from_bytes(DEFAULT_NET_BYTES).ok().map(Arc::new));
+    NET.clone()
+}
+
+/// Loads a network file.
+pub fn load_file(path: &str) -> Result<Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    Network::from_bytes(&bytes).map_err(|e| format!("'{path}': {e}"))
+}

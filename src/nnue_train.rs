@@ -1,0 +1,413 @@
+//! `rukav train`: trains an NNUE network (`src/nnue.rs` architecture) on
+//! `rukav datagen` records, on the CPU with rayon, deterministically for a
+//! given seed and data (the batch is cut into a fixed number of chunks whose
+//! gradients are summed in order, so the thread count does not change the
+//! result).
+//!
+//! Model (floating point while training): one accumulator per perspective
+//! `a = b1 + sum of W1 rows of the active features`, `h = clamp(a, 0, 1)`,
+//! `out = W2 . [h_stm, h_other] + b2`, prediction `sigmoid(out)`, and the
+//! network's evaluation is `out * SCALE` centipawns. Target: `lambda *
+//! sigmoid(score / SCALE) + (1 - lambda) * result`, both from the side to
+//! move's view; loss: mean squared error; optimiser: Adam. Weights are
+//! clipped so that the quantised accumulators cannot overflow `i16`.
+
+use crate::datagen::{read_records, Rng};
+use crate::nnue::{active_features, Network, INPUTS, QA, QB, SCALE};
+use crate::rules::Variant;
+use crate::types::Color;
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+/// Command-line arguments of `rukav train`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Training data files written by `rukav datagen`.
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// Output network file.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Variant of the positions to train on (others are skipped).
+    #[arg(long, default_value = "crazyhouse")]
+    pub variant: String,
+    /// Hidden layer size (a multiple of 16, at most 512).
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 30)]
+    pub epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Adam learning rate (divided by 10 for the last 30% of the epochs).
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Weight of the search score in the target (the rest is the game result).
+    #[arg(long, default_value_t = 0.7)]
+    pub lambda: f32,
+    /// Share of the positions held out for the validation loss.
+    #[arg(long, default_value_t = 0.02)]
+    pub validation: f64,
+    /// Random seed (initial weights, shuffling, validation split).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Training positions as feature lists (side to move's and the other
+/// side's view) and targets.
+struct Samples {
+    features: Vec<u16>,
+    /// Per sample: start in `features`, number of side-to-move features,
+    /// number of other-side features.
+    index: Vec<(u32, u8, u8)>,
+    targets: Vec<f32>,
+}
+
+impl Samples {
+    fn features(&self, i: usize) -> (&[u16], &[u16]) {
+        let (start, a, b) = self.index[i];
+        let s = start as usize;
+        let (a, b) = (a as usize, b as usize);
+        (&self.features[s..s + a], &self.features[s + a..s + a + b])
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn load(args: &TrainArgs, variant: Variant) -> Result<Samples, String> {
+    let rules = variant.rules();
+    let mut s = Samples {
+        features: Vec::new(),
+        index: Vec::new(),
+        targets: Vec::new(),
+    };
+    let mut scratch = Vec::with_capacity(96);
+    let mut skipped = 0usize;
+    for path in &args.data {
+        let records = read_records(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for r in records {
+            if r.variant() != variant {
+                skipped += 1;
+                continue;
+            }
+            let Ok(pos) = r.unpack(rules) else {
+                skipped += 1;
+                continue;
+            };
+            let stm = pos.side_to_move();
+            let (score, result) = if stm == Color::White {
+                (r.score_white(), r.result_white())
+            } else {
+                (-r.score_white(), 1.0 - r.result_white())
+            };
+            let target = args.lambda * sigmoid(score as f32 / SCALE as f32)
+                + (1.0 - args.lambda) * result as f32;
+            let start = s.features.len() as u32;
+            scratch.clear();
+            active_features(&pos, stm, &mut scratch);
+            let a = scratch.len();
+            s.features.extend(scratch.iter().map(|&f| f as u16));
+            scratch.clear();
+            active_features(&pos, stm.flip(), &mut scratch);
+            let b = scratch.len();
+            s.features.extend(scratch.iter().map(|&f| f as u16));
+            s.index.push((start, a as u8, b as u8));
+            s.targets.push(target);
+        }
+    }
+    eprintln!(
+        "train: {} positions of {} ({skipped} skipped)",
+        s.targets.len(),
+        variant.name()
+    );
+    if s.targets.is_empty() {
+        return Err("no training positions".into());
+    }
+    Ok(s)
+}
+
+/// Floating-point parameters (and, with the same layout, gradients and
+/// Adam moments).
+#[derive(Clone)]
+struct Params {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+}
+
+impl Params {
+    fn zeros(h: usize) -> Params {
+        Params {
+            w1: vec![0.0; INPUTS * h],
+            b1: vec![0.0; h],
+            w2: vec![0.0; 2 * h],
+            b2: 0.0,
+        }
+    }
+
+    fn add(&mut self, o: &Params) {
+        for (a, b) in self.w1.iter_mut().zip(&o.w1) {
+            *a += b;
+        }
+        for (a, b) in self.b1.iter_mut().zip(&o.b1) {
+            *a += b;
+        }
+        for (a, b) in self.w2.iter_mut().zip(&o.w2) {
+            *a += b;
+        }
+        self.b2 += o.b2;
+    }
+}
+
+/// Forward pass for one sample; fills the accumulators and returns `out`.
+fn forward(p: &Params, h: usize, stm: &[u16], other: &[u16], acc: &mut [f32]) -> f32 {
+    let (a_us, a_them) = acc.split_at_mut(h);
+    for (side, feats) in [(&mut *a_us, stm), (&mut *a_them, other)] {
+        side.copy_from_slice(&p.b1);
+        for &f in feats {
+            let row = &p.w1[f as usize * h..f as usize * h + h];
+            for (a, w) in side.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+    let mut out = p.b2;
+    for (a, w) in acc.iter().zip(&p.w2) {
+        out += a.clamp(0.0, 1.0) * w;
+    }
+    out
+}
+
+/// Loss and gradient of a slice of samples, added into `g`.
+fn gradient(p: &Params, h: usize, s: &Samples, ids: &[usize], g: &mut Params) -> f64 {
+    let mut acc = vec![0.0f32; 2 * h];
+    let mut loss = 0.0f64;
+    for &i in ids {
+        let (stm, other) = s.features(i);
+        let out = forward(p, h, stm, other, &mut acc);
+        let pred = sigmoid(out);
+        let err = pred - s.targets[i];
+        loss += f64::from(err * err);
+        let d_out = 2.0 * err * pred * (1.0 - pred);
+        g.b2 += d_out;
+        for (j, &a) in acc.iter().enumerate() {
+            g.w2[j] += d_out * a.clamp(0.0, 1.0);
+        }
+        for (half, feats) in [(0usize, stm), (1, other)] {
+            for j in 0..h {
+                let a = acc[half * h + j];
+                if a <= 0.0 || a >= 1.0 {
+                    acc[half * h + j] = 0.0;
+                } else {
+                    acc[half * h + j] = d_out * p.w2[half * h + j];
+                }
+            }
+            let da = &acc[half * h..half * h + h];
+            for (gb, d) in g.b1.iter_mut().zip(da) {
+                *gb += d;
+            }
+            for &f in feats {
+                let row = &mut g.w1[f as usize * h..f as usize * h + h];
+                for (gw, d) in row.iter_mut().zip(da) {
+                    *gw += d;
+                }
+            }
+        }
+    }
+    loss
+}
+
+/// Mean loss over `ids` (no gradient).
+fn loss_of(p: &Params, h: usize, s: &Samples, ids: &[usize]) -> f64 {
+    ids.par_chunks(4096)
+        .map(|chunk| {
+            let mut acc = vec![0.0f32; 2 * h];
+            chunk
+                .iter()
+                .map(|&i| {
+                    let (stm, other) = s.features(i);
+                    let e = sigmoid(forward(p, h, stm, other, &mut acc)) - s.targets[i];
+                    f64::from(e * e)
+                })
+                .sum::<f64>()
+        })
+        .sum::<f64>()
+        / ids.len().max(1) as f64
+}
+
+struct Adam {
+    m: Params,
+    v: Params,
+    t: i32,
+}
+
+/// Largest feature weight and bias (quantised: 1.98 * QA = 504; forty
+/// features stay far below i16's range).
+const FEATURE_CLIP: f32 = 1.98;
+/// Largest output weight (quantised: 1.98 * QB = 126).
+const OUTPUT_CLIP: f32 = 1.98;
+
+fn adam_step(p: &mut Params, g: &Params, opt: &mut Adam, lr: f32, scale: f32) {
+    opt.t += 1;
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let c1 = 1.0 - b1.powi(opt.t);
+    let c2 = 1.0 - b2.powi(opt.t);
+    let step = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32, clip: f32| {
+        let g = g * scale;
+        *m = b1 * *m + (1.0 - b1) * g;
+        *v = b2 * *v + (1.0 - b2) * g * g;
+        *w -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
+        *w = w.clamp(-clip, clip);
+    };
+    for (((w, g), m), v) in
+        p.w1.iter_mut()
+            .zip(&g.w1)
+            .zip(&mut opt.m.w1)
+            .zip(&mut opt.v.w1)
+    {
+        step(w, *g, m, v, FEATURE_CLIP);
+    }
+    for (((w, g), m), v) in
+        p.b1.iter_mut()
+            .zip(&g.b1)
+            .zip(&mut opt.m.b1)
+            .zip(&mut opt.v.b1)
+    {
+        step(w, *g, m, v, FEATURE_CLIP);
+    }
+    for (((w, g), m), v) in
+        p.w2.iter_mut()
+            .zip(&g.w2)
+            .zip(&mut opt.m.w2)
+            .zip(&mut opt.v.w2)
+    {
+        step(w, *g, m, v, OUTPUT_CLIP);
+    }
+    step(&mut p.b2, g.b2, &mut opt.m.b2, &mut opt.v.b2, 1000.0);
+}
+
+/// Chunks a batch is cut into (fixed, so that results do not depend on the
+/// number of threads).
+const CHUNKS: usize = 16;
+
+/// Trains a network and returns it quantised.
+pub fn train(args: &TrainArgs) -> Result<Network, String> {
+    let variant: Variant = args.variant.parse()?;
+    let h = args.hidden;
+    if h == 0 || h > crate::nnue::MAX_HIDDEN || !h.is_multiple_of(16) {
+        return Err(format!("--hidden {h}: a multiple of 16 up to 512"));
+    }
+    let samples = load(args, variant)?;
+    let mut rng = Rng(args.seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut order: Vec<usize> = (0..samples.targets.len()).collect();
+    shuffle(&mut order, &mut rng);
+    let n_valid = ((order.len() as f64 * args.validation) as usize).min(order.len() / 2);
+    let valid: Vec<usize> = order[..n_valid].to_vec();
+    let mut train_ids: Vec<usize> = order[n_valid..].to_vec();
+
+    let mut p = Params::zeros(h);
+    let uniform = |rng: &mut Rng, a: f32| -> f32 {
+        let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+        (2.0 * u - 1.0) * a
+    };
+    for w in &mut p.w1 {
+        *w = uniform(&mut rng, 0.1);
+    }
+    for b in &mut p.b1 {
+        *b = 0.25 + uniform(&mut rng, 0.05);
+    }
+    for w in &mut p.w2 {
+        *w = uniform(&mut rng, 1.0 / (h as f32).sqrt());
+    }
+    let mut opt = Adam {
+        m: Params::zeros(h),
+        v: Params::zeros(h),
+        t: 0,
+    };
+    let batch = args.batch.max(CHUNKS);
+    for epoch in 0..args.epochs {
+        shuffle(&mut train_ids, &mut rng);
+        let lr = if epoch * 10 >= args.epochs * 7 {
+            args.lr / 10.0
+        } else {
+            args.lr
+        };
+        let mut train_loss = 0.0f64;
+        for ids in train_ids.chunks(batch) {
+            let per = ids.len().div_ceil(CHUNKS);
+            let parts: Vec<(Params, f64)> = ids
+                .par_chunks(per)
+                .map(|chunk| {
+                    let mut g = Params::zeros(h);
+                    let l = gradient(&p, h, &samples, chunk, &mut g);
+                    (g, l)
+                })
+                .collect();
+            let mut total = Params::zeros(h);
+            for (g, l) in &parts {
+                total.add(g);
+                train_loss += l;
+            }
+            adam_step(&mut p, &total, &mut opt, lr, 1.0 / ids.len() as f32);
+        }
+        let v = loss_of(&p, h, &samples, &valid);
+        eprintln!(
+            "epoch {:>3}/{}: train loss {:.6}  validation loss {:.6}  lr {lr}",
+            epoch + 1,
+            args.epochs,
+            train_loss / train_ids.len().max(1) as f64,
+            v
+        );
+    }
+    quantise(&p, h, variant, args, samples.targets.len())
+}
+
+fn shuffle(v: &mut [usize], rng: &mut Rng) {
+    for i in (1..v.len()).rev() {
+        let j = rng.below(i + 1);
+        v.swap(i, j);
+    }
+}
+
+fn quantise(
+    p: &Params,
+    h: usize,
+    variant: Variant,
+    args: &TrainArgs,
+    positions: usize,
+) -> Result<Network, String> {
+    let q = |x: f32, s: i32| -> i16 { (x * s as f32).round().clamp(-32767.0, 32767.0) as i16 };
+    let fw: Vec<i16> = p.w1.iter().map(|&w| q(w, QA)).collect();
+    let fb: Vec<i16> = p.b1.iter().map(|&b| q(b, QA)).collect();
+    let ow: Vec<i16> = p.w2.iter().map(|&w| q(w, QB)).collect();
+    let ob = (p.b2 * (QA * QB) as f32).round() as i32;
+    let variants = vec![variant];
+    let description = format!(
+        "{INPUTS}(768 board + 60 pocket) -> {h}x2 CReLU -> 1; QA {QA} QB {QB} scale {SCALE}; \
+         trained by rukav train on {positions} {} positions: epochs {} batch {} lr {} lambda {} seed {}",
+        variant.name(),
+        args.epochs,
+        args.batch,
+        args.lr,
+        args.lambda,
+        args.seed
+    );
+    Network::from_parts(h, fw, fb, ow, ob, variants, description)
+}
+
+/// `rukav train`: trains and writes the network file.
+pub fn main(args: TrainArgs) -> Result<(), String> {
+    let net = train(&args)?;
+    let bytes = net.to_bytes();
+    std::fs::write(&args.out, &bytes).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    eprintln!(
+        "train: wrote {} ({} bytes)",
+        args.out.display(),
+        bytes.len()
+    );
+    Ok(())
+}

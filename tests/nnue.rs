@@ -1,0 +1,172 @@
+//! NNUE: incremental accumulators equal a refresh along random games (with
+//! captures, promotions, drops, castling, en passant, promoted pieces going
+//! back to the pocket as pawns, bughouse pockets changed from outside), the
+//! file format round-trips, and bad files are refused with a message.
+
+use rukav::datagen::Rng;
+use rukav::nnue::{self, Accumulator, Network, INPUTS};
+use rukav::{Color, PieceType, Position, Variant};
+
+/// A network with seeded random weights, large enough that any wrong
+/// feature shows in the accumulators.
+fn random_net(seed: u64, hidden: usize, variants: Vec<Variant>) -> Network {
+    let mut rng = Rng(seed);
+    let mut small = |range: u64| (rng.next_u64() % (2 * range + 1)) as i16 - range as i16;
+    let fw: Vec<i16> = (0..INPUTS * hidden).map(|_| small(300)).collect();
+    let fb: Vec<i16> = (0..hidden).map(|_| small(100)).collect();
+    let ow: Vec<i16> = (0..2 * hidden).map(|_| small(120)).collect();
+    Network::from_parts(hidden, fw, fb, ow, 1234, variants, "random test net".into()).unwrap()
+}
+
+fn assert_same(a: &Accumulator, b: &Accumulator, hidden: usize, what: &str) {
+    for c in 0..2 {
+        assert_eq!(
+            a.values[c][..hidden],
+            b.values[c][..hidden],
+            "{what}: perspective {c}"
+        );
+    }
+}
+
+/// Walks `games` random games of `variant`, comparing the incremental
+/// accumulators with a refresh after every move.
+fn walk(variant: Variant, games: usize, seed: u64) -> usize {
+    let hidden = 32;
+    let net = random_net(seed, hidden, vec![variant]);
+    let rules = variant.rules();
+    let mut rng = Rng(seed ^ 0x5555);
+    let mut checked = 0;
+    for _ in 0..games {
+        let mut pos = Position::start_with(rules);
+        let mut acc = Accumulator::default();
+        net.refresh(&pos, &mut acc);
+        for _ply in 0..160 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            let mut child = pos;
+            let delta = child.make_move_delta(m);
+            let mut next = Accumulator::default();
+            net.update(&acc, &delta, &child, &mut next);
+            let mut fresh = Accumulator::default();
+            net.refresh(&child, &mut fresh);
+            assert_same(&next, &fresh, hidden, &format!("{} after {m}", pos.fen()));
+            assert_eq!(
+                net.evaluate(&next, child.side_to_move()),
+                net.evaluate_position(&child)
+            );
+            checked += 1;
+            pos = child;
+            acc = next;
+            if variant == Variant::Bughouse && rng.below(4) == 0 {
+                // A piece arrives from the partner: the search refreshes at
+                // its root, so a refresh is what counts here.
+                let kind = PieceType::POCKET[rng.below(5)];
+                if pos.add_to_pocket(Color::ALL[rng.below(2)], kind).is_ok() {
+                    net.refresh(&pos, &mut acc);
+                }
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn incremental_equals_refresh_in_crazyhouse() {
+    assert!(walk(Variant::Crazyhouse, 300, 1) > 20_000);
+}
+
+#[test]
+fn incremental_equals_refresh_in_bughouse_and_chess() {
+    assert!(walk(Variant::Bughouse, 150, 2) > 10_000);
+    assert!(walk(Variant::Chess, 100, 3) > 5_000);
+}
+
+#[test]
+fn incremental_equals_refresh_with_house_rules() {
+    // Promoted pieces keep their kind in the pocket (PromotedRevert=false).
+    let hidden = 16;
+    let net = random_net(9, hidden, vec![Variant::Crazyhouse]);
+    let mut rules = Variant::Crazyhouse.rules();
+    rukav::rules::set_house_rule(&mut rules, "PromotedRevert", "false").unwrap();
+    // White promotes, Black's rook takes the new queen (it goes to Black's
+    // pocket as a queen) and Black drops it.
+    let mut pos = Position::from_fen("1r2k3/P7/8/8/8/8/8/4K3[] w - - 0 1", rules).unwrap();
+    let mut acc = Accumulator::default();
+    net.refresh(&pos, &mut acc);
+    for text in ["a7a8q", "b8a8", "e1d2", "Q@d5"] {
+        let m = pos.parse_uci_move(text).unwrap();
+        let delta = pos.make_move_delta(m);
+        let mut next = Accumulator::default();
+        net.update(&acc, &delta, &pos, &mut next);
+        let mut fresh = Accumulator::default();
+        net.refresh(&pos, &mut fresh);
+        assert_same(&next, &fresh, hidden, text);
+        acc = next;
+    }
+    assert_eq!(pos.pieces(Color::Black, PieceType::Queen).count(), 1);
+    assert_eq!(pos.pocket(Color::Black, PieceType::Queen), 0);
+}
+
+#[test]
+fn pocket_pieces_are_features() {
+    let net = random_net(4, 32, vec![Variant::Crazyhouse]);
+    let rules = Variant::Crazyhouse.rules();
+    let empty = Position::from_fen(
+        "r1bqkbnr/pppppppp/2n5/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+        rules,
+    )
+    .unwrap();
+    let mut with_knight = empty;
+    with_knight
+        .add_to_pocket(Color::White, PieceType::Knight)
+        .unwrap();
+    assert_ne!(
+        net.evaluate_position(&empty),
+        net.evaluate_position(&with_knight),
+        "a piece in hand must change the evaluation"
+    );
+}
+
+#[test]
+fn file_round_trip_and_refusals() {
+    let net = random_net(5, 64, vec![Variant::Crazyhouse, Variant::Bughouse]);
+    let bytes = net.to_bytes();
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back.hidden(), 64);
+    assert_eq!(back.variants(), &[Variant::Crazyhouse, Variant::Bughouse]);
+    assert_eq!(back.description(), "random test net");
+    assert_eq!(back.to_bytes(), bytes);
+    let pos = Position::start_with(Variant::Crazyhouse.rules());
+    assert_eq!(back.evaluate_position(&pos), net.evaluate_position(&pos));
+
+    let err = |b: &[u8]| Network::from_bytes(b).unwrap_err();
+    // One flipped bit in the weights.
+    let mut corrupt = bytes.clone();
+    corrupt[bytes.len() / 2] ^= 0x10;
+    assert!(err(&corrupt).contains("checksum"), "{}", err(&corrupt));
+    // Truncated.
+    assert!(err(&bytes[..bytes.len() - 100]).contains("checksum"));
+    assert!(err(&bytes[..10]).contains("magic"));
+    // Not a network.
+    assert!(err(b"hello, this is not a network file").contains("magic"));
+    // Another format version, with a valid checksum.
+    let mut other = bytes[..bytes.len() - 8].to_vec();
+    other[8] = 99;
+    let sum = nnue::checksum(&other);
+    other.extend_from_slice(&sum.to_le_bytes());
+    assert!(err(&other).contains("version"), "{}", err(&other));
+}
+
+#[test]
+fn the_embedded_network_loads() {
+    let net = nnue::default_network().expect("nets/ default network parses");
+    assert!(net.serves(Variant::Crazyhouse));
+    assert!(
+        net.description().contains("positions"),
+        "{}",
+        net.description()
+    );
+}
