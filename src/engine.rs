@@ -75,12 +75,15 @@ pub const OWED_DEPTH: i32 = 4;
 /// Below this much on its clock (ms) the engine skips the owed-piece
 /// searches (no requests, no sitting) and spends the time on its move.
 pub const OWED_MIN_CLOCK_MS: u64 = 4000;
-/// Gain (centipawns) from one more piece in hand that makes the engine ask
-/// its partner for it; the same loss makes it say "dont give".
-pub const NEED_GAIN: i32 = 250;
-/// Gain (centipawns) from a piece not yet in hand that makes the engine sit
-/// and wait for it, when the clock allows.
-pub const SIT_GAIN: i32 = 500;
+/// Gain (centipawns) beyond a piece's usual pocket value from one more
+/// piece in hand that makes the engine ask its partner for it; the same
+/// loss makes it say "dont give".
+pub const NEED_GAIN: i32 = 200;
+/// Gain (centipawns, beyond the usual pocket value) from a piece not yet in
+/// hand that makes the engine sit and wait for it, when the clock allows...
+pub const SIT_GAIN: i32 = 400;
+/// ... and the score it would then reach (a decisive one: mate, or close).
+pub const SIT_SCORE: i32 = 1000;
 
 /// Scores of the owed-piece searches ([`Engine::owed_pieces`]), indexed by
 /// pocket piece kind (P N B R Q); `None` where the pocket was full.
@@ -399,13 +402,14 @@ impl Engine {
     /// move. `own_ms` and `their_ms` are the clocks of the side to move and
     /// of its opponent.
     ///
+    /// Gains and losses are counted beyond the piece's usual pocket value.
     /// Messages: `need X` for the piece that would help most (a gain of at
     /// least [`NEED_GAIN`]), `dont give X` for the piece that would hurt most
     /// in the opponent's hand. Sitting: when a piece not yet in hand would
-    /// gain at least [`SIT_GAIN`] (a mate it allows, typically), it may
-    /// arrive ([`Engine::may_arrive`]), and the clock allows waiting
-    /// ([`sit_budget`]), the engine thinks on but holds its move back until
-    /// the piece arrives or the budget is spent.
+    /// gain at least [`SIT_GAIN`] and reach [`SIT_SCORE`] (a mate it allows,
+    /// typically), it may arrive ([`Engine::may_arrive`]), and the clock
+    /// allows waiting ([`sit_budget`]), the engine thinks on but holds its
+    /// move back until the piece arrives or the budget is spent.
     pub fn bughouse_plan(&self, own_ms: Option<u64>, their_ms: Option<u64>) -> BughousePlan {
         let mut plan = BughousePlan::default();
         // The short searches cost tens of milliseconds: not with a low clock.
@@ -413,8 +417,12 @@ impl Engine {
             return plan;
         }
         let owed = self.owed_pieces();
-        let gain = |k: PieceType| owed.mine[k.index()].map_or(0, |s| s - owed.base);
-        let loss = |k: PieceType| owed.theirs[k.index()].map_or(0, |s| owed.base - s);
+        // What one more piece in hand is usually worth (the evaluation's
+        // pocket value): a request says a piece is worth much more than
+        // that here, not that pieces are good to have.
+        let usual = |k: PieceType| crate::eval::DEFAULT_WEIGHTS.0[crate::eval::w::ZH_HAND + k.index()];
+        let gain = |k: PieceType| owed.mine[k.index()].map_or(0, |s| s - owed.base - usual(k));
+        let loss = |k: PieceType| owed.theirs[k.index()].map_or(0, |s| owed.base - s - usual(k));
         let best_gain = PieceType::POCKET
             .into_iter()
             .max_by_key(|&k| (gain(k), k.index()));
@@ -430,7 +438,8 @@ impl Engine {
             }
         }
         if let (Some(k), Some(own), Some(theirs)) = (best_gain, own_ms, their_ms) {
-            if gain(k) >= SIT_GAIN && self.may_arrive(k) {
+            let decisive = owed.mine[k.index()].is_some_and(|s| s >= SIT_SCORE);
+            if gain(k) >= SIT_GAIN && decisive && self.may_arrive(k) {
                 plan.sit_for = sit_budget(own, theirs).map(|d| (k, d));
             }
         }
