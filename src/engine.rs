@@ -198,8 +198,9 @@ pub struct Engine {
     pub move_overhead: u64,
     /// Bughouse: what the partner asked for.
     pub partner: PartnerState,
-    /// Bughouse: the partner's board, when the protocol told us.
-    pub partner_board: Option<Position>,
+    /// Bughouse: the partner's board (two in the three-board form's centre),
+    /// when the protocol told us.
+    pub partner_boards: Vec<Position>,
     /// Bughouse: clocks in ms (own board White, Black; partner board White, Black).
     pub bughouse_clocks: Option<[u64; 4]>,
     /// Bughouse: send partner messages and act on those received
@@ -237,7 +238,7 @@ impl Engine {
             multipv: 1,
             move_overhead: 30,
             partner: PartnerState::default(),
-            partner_board: None,
+            partner_boards: Vec::new(),
             bughouse_clocks: None,
             partner_messages: true,
             net: crate::nnue::default_network(),
@@ -384,18 +385,20 @@ impl Engine {
         owed
     }
 
-    /// Can a piece of kind `k` reach our pocket soon? True when the partner
-    /// attacks one on his board (his opponent has our colour), or when the
-    /// partner's board is unknown.
+    /// Can a piece of kind `k` reach our pocket soon? True when a partner
+    /// attacks one on his board (his opponent has our colour), or when no
+    /// partner board is known.
     pub fn may_arrive(&self, k: PieceType) -> bool {
-        let Some(board) = self.partner_board else {
+        if self.partner_boards.is_empty() {
             return true;
-        };
+        }
         let ours = self.position.side_to_move();
-        let occ = board.occupied();
-        board
-            .pieces(ours, k)
-            .any(|sq| (board.attackers_to(sq, occ) & board.color_bb(ours.flip())).nonempty())
+        self.partner_boards.iter().any(|board| {
+            let occ = board.occupied();
+            board
+                .pieces(ours, k)
+                .any(|sq| (board.attackers_to(sq, occ) & board.color_bb(ours.flip())).nonempty())
+        })
     }
 
     /// Bughouse: what to tell the partner and whether to sit before this
@@ -420,7 +423,8 @@ impl Engine {
         // What one more piece in hand is usually worth (the evaluation's
         // pocket value): a request says a piece is worth much more than
         // that here, not that pieces are good to have.
-        let usual = |k: PieceType| crate::eval::DEFAULT_WEIGHTS.0[crate::eval::w::ZH_HAND + k.index()];
+        let usual =
+            |k: PieceType| crate::eval::DEFAULT_WEIGHTS.0[crate::eval::w::ZH_HAND + k.index()];
         let gain = |k: PieceType| owed.mine[k.index()].map_or(0, |s| s - owed.base - usual(k));
         let loss = |k: PieceType| owed.theirs[k.index()].map_or(0, |s| owed.base - s - usual(k));
         let best_gain = PieceType::POCKET
@@ -650,14 +654,14 @@ mod tests {
         // Partner (Black on the other board) attacks White's knight on c3
         // with his pawn on b4; no white bishop is attacked.
         let partner = "r1bqkbnr/pppppppp/2n5/8/1p6/2N5/PPPPPPPP/R1BQKBNR[] w KQkq - 0 1";
-        e.partner_board = Some(Position::from_fen(partner, e.rules()).unwrap());
+        e.partner_boards = vec![Position::from_fen(partner, e.rules()).unwrap()];
         assert!(e.may_arrive(PieceType::Knight));
         assert!(!e.may_arrive(PieceType::Bishop));
         let plan = e.bughouse_plan(Some(20_000), Some(10_000));
         assert_eq!(plan.sit_for.map(|(k, _)| k), Some(PieceType::Knight));
         // Nothing of the kind is attacked: no sitting for it.
         let quiet = "rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR[] b KQkq - 0 1";
-        e.partner_board = Some(Position::from_fen(quiet, e.rules()).unwrap());
+        e.partner_boards = vec![Position::from_fen(quiet, e.rules()).unwrap()];
         assert!(!e.may_arrive(PieceType::Knight));
         assert_eq!(e.bughouse_plan(Some(20_000), Some(10_000)).sit_for, None);
     }

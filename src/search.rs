@@ -44,7 +44,7 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// Number of principal variations.
     pub multipv: usize,
-    /// Extra value per piece kind (P N B R Q) on the board, `[colour]`:
+    /// Extra value per piece kind (P N B R Q) on the board or in hand, `[colour]`:
     /// bughouse partner requests ("need a knight": the opponent's knights
     /// are worth more to take; "don't give a queen": ours worth more to keep).
     pub bias: [[i32; 5]; 2],
@@ -383,7 +383,11 @@ impl Worker {
                 for k in PieceType::POCKET {
                     let b = self.limits.bias[c.index()][k.index()];
                     if b != 0 {
-                        v += sign * b * pos.pieces(c, k).count() as i32;
+                        // Board and hand alike: a piece is given away only by
+                        // being captured, and counting the board alone would
+                        // pay for every drop of a "do not give" piece.
+                        let n = pos.pieces(c, k).count() as i32 + i32::from(pos.pocket(c, k));
+                        v += sign * b * n;
                     }
                 }
             }

@@ -184,6 +184,35 @@ fn uci_engine_does_not_sit_when_behind_on_the_clock_or_in_plain_uci() {
 }
 
 #[test]
+fn uci_sitting_looks_at_every_partner_board() {
+    // Partner boards where nothing of White's is attacked, and one where
+    // the partner (Black) attacks a white knight with a pawn.
+    let quiet = "rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR[] b KQkq - 0 1";
+    let knight_hangs = "r1bqkbnr/pppppppp/2n5/8/1p6/2N5/PPPPPPPP/R1BQKBNR[] w KQkq - 0 1";
+    for (second, sits) in [(None, false), (Some(knight_hangs), true)] {
+        let mut s = Session::start();
+        s.send("setoption name UCI_Variant value bughouse");
+        s.send("setoption name UCI_Bughouse value true");
+        s.send(&format!("bughouse partner fen {quiet}"));
+        if let Some(fen) = second {
+            s.send(&format!("bughouse partner add fen {fen}"));
+        }
+        s.send(&format!("position fen {SMOTHER}"));
+        s.send("go wtime 20000 btime 10000");
+        let line = s.expect("sitting or a move", |l| {
+            l.starts_with("info string sitting") || l.starts_with("bestmove")
+        });
+        assert_eq!(line.starts_with("info string sitting"), sits, "{line}");
+        if sits {
+            s.send("bughouse holding N");
+            let best = s.expect("bestmove", |l| l.starts_with("bestmove "));
+            assert!(best.starts_with("bestmove N@f7"), "{best}");
+        }
+        s.quit();
+    }
+}
+
+#[test]
 fn uci_partner_messages_off_sends_and_hears_nothing() {
     let mut s = Session::start();
     s.send("setoption name UCI_Variant value bughouse");

@@ -14,7 +14,8 @@
 //!
 //! Protocol: engines that list `option name UCI_Bughouse` get
 //! `setoption name UCI_Bughouse value true` and, before each `go`, the
-//! partner's board (`bughouse partner fen`) and the four clocks
+//! partner's board (`bughouse partner fen`, and `bughouse partner add fen`
+//! for a second partner board in the three-board form) and the four clocks
 //! (`bughouse clocks`, own board first); a pocket change during their search
 //! is sent as `bughouse holding <letters>`, and `info string ptell <text>`
 //! of a partner is relayed as `bughouse ptell <text>`. Other engines get
@@ -712,8 +713,15 @@ impl Arena<'_> {
         let inc = self.cfg.tc.inc_ms;
         let mut lines = vec![format!("position fen {fen}")];
         if self.procs[p].ext {
-            if let Some(&pb) = game.partner_boards(board).first() {
-                lines.push(format!("bughouse partner fen {}", game.position(pb).fen()));
+            let partners = game.partner_boards(board);
+            for (i, &pb) in partners.iter().enumerate() {
+                let add = if i == 0 { "" } else { "add " };
+                lines.push(format!(
+                    "bughouse partner {add}fen {}",
+                    game.position(pb).fen()
+                ));
+            }
+            if let Some(&pb) = partners.first() {
                 lines.push(format!(
                     "bughouse clocks {} {} {} {}",
                     clock(board, Color::White),

@@ -459,14 +459,20 @@ impl Uci {
         }
         match args.first().copied() {
             Some("partner") => {
+                // `bughouse partner add ...` appends a second partner board
+                // (the centre player of the three-board form has two).
+                let add = args.get(1) == Some(&"add");
+                let setup = if add { &args[2..] } else { &args[1..] };
                 let rules = Variant::Bughouse.rules();
-                let (start, moves) =
-                    parse_setup(&args[1..], rules, "bughouse partner", "partner FEN")?;
+                let (start, moves) = parse_setup(setup, rules, "bughouse partner", "partner FEN")?;
                 let mut pos = start;
                 for m in moves {
                     pos.make_move(m);
                 }
-                self.engine.partner_board = Some(pos);
+                if !add {
+                    self.engine.partner_boards.clear();
+                }
+                self.engine.partner_boards.push(pos);
             }
             Some("clocks") => {
                 let mut c = [0u64; 4];
