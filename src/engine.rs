@@ -124,7 +124,7 @@ pub fn short_search(pos: &Position, depth: i32) -> i32 {
 /// off `pos` (his own board) when his partner promotes. Each queen, rook,
 /// bishop or knight whose removal leaves nobody in an impossible check is
 /// tried with a short search; the piece also lands on the partner's board,
-/// so half its material value is added. `None` when nothing may be taken.
+/// so half its pocket value is added. `None` when nothing may be taken.
 pub fn gambler_choice(pos: &Position, chooser: Color) -> Option<Square> {
     let them = chooser.flip();
     let mut best: Option<(i32, Square)> = None;
@@ -140,17 +140,12 @@ pub fn gambler_choice(pos: &Position, chooser: Color) -> Option<Square> {
                 continue;
             }
             // The side not to move may not be left in check.
-            let waiting = p.side_to_move().flip();
-            let king = p.pieces(waiting, PieceType::King);
-            if king
-                .into_iter()
-                .any(|k| (p.attackers_to(k, p.occupied()) & p.color_bb(waiting.flip())).nonempty())
-            {
+            if crate::bughouse::opponent_in_check(&p) {
                 continue;
             }
             let s = short_search(&p, 3).clamp(-5000, 5000);
             let ours = if p.side_to_move() == chooser { s } else { -s };
-            let score = ours + GAMBLER_TRANSFER_VALUE[kind.index()];
+            let score = ours + hand_value(kind) / 2;
             if best.is_none_or(|(b, _)| score > b) {
                 best = Some((score, sq));
             }
@@ -159,9 +154,11 @@ pub fn gambler_choice(pos: &Position, chooser: Color) -> Option<Square> {
     best.map(|(_, sq)| sq)
 }
 
-/// Half the material value (centipawns, P N B R Q) of a piece the Gambler
-/// rule puts on the partner's board.
-const GAMBLER_TRANSFER_VALUE: [i32; 5] = [50, 160, 170, 250, 450];
+/// What one more piece of kind `k` in hand is usually worth: the
+/// evaluation's pocket value (centipawns).
+pub fn hand_value(k: PieceType) -> i32 {
+    crate::eval::DEFAULT_WEIGHTS.0[crate::eval::w::ZH_HAND + k.index()]
+}
 
 /// How long the side to move may sit with `own_ms` on its clock against
 /// `their_ms` on its opponent's: sitting costs only our clock, so we wait
@@ -420,13 +417,11 @@ impl Engine {
             return plan;
         }
         let owed = self.owed_pieces();
-        // What one more piece in hand is usually worth (the evaluation's
-        // pocket value): a request says a piece is worth much more than
-        // that here, not that pieces are good to have.
-        let usual =
-            |k: PieceType| crate::eval::DEFAULT_WEIGHTS.0[crate::eval::w::ZH_HAND + k.index()];
-        let gain = |k: PieceType| owed.mine[k.index()].map_or(0, |s| s - owed.base - usual(k));
-        let loss = |k: PieceType| owed.theirs[k.index()].map_or(0, |s| owed.base - s - usual(k));
+        // Beyond the usual value: a request says a piece is worth much
+        // more than usual here, not that pieces are good to have.
+        let gain = |k: PieceType| owed.mine[k.index()].map_or(0, |s| s - owed.base - hand_value(k));
+        let loss =
+            |k: PieceType| owed.theirs[k.index()].map_or(0, |s| owed.base - s - hand_value(k));
         let best_gain = PieceType::POCKET
             .into_iter()
             .max_by_key(|&k| (gain(k), k.index()));
@@ -475,6 +470,17 @@ impl Engine {
         self.net = Some(net);
         self.eval_file = name.to_string();
         Ok(text)
+    }
+
+    /// How long to hold the move back before this search, if at all: half
+    /// the clock when the partner asked us to sit, otherwise the plan's own
+    /// sitting budget.
+    pub fn hold_budget(&self, plan: &BughousePlan, own_ms: Option<u64>) -> Option<Duration> {
+        if self.partner.sit {
+            own_ms.map(|ms| Duration::from_millis(ms / 2))
+        } else {
+            plan.sit_for.map(|(_, d)| d)
+        }
     }
 
     /// Resizes the hash table (waits for a running search first).

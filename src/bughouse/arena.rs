@@ -409,6 +409,11 @@ pub fn print_summary(s: &Summary) {
         "trinomial"
     };
     println!("Elo difference: {} (95%, {model})", format_elo(elo, err));
+    let ptells: usize = s.games.iter().map(|g| g.ptells).sum();
+    println!(
+        "Partner messages relayed: {ptells} ({:.1} per game)",
+        ptells as f64 / s.games.len().max(1) as f64
+    );
 }
 
 // ------------------------------------------------------------------ engines

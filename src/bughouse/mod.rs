@@ -354,7 +354,7 @@ pub struct Game {
 }
 
 /// Is the side not to move in check (an illegal position)?
-fn opponent_in_check(pos: &Position) -> bool {
+pub fn opponent_in_check(pos: &Position) -> bool {
     let them = pos.side_to_move().flip();
     pos.rules().royal_king
         && pos.pieces(them, PieceType::King).nonempty()

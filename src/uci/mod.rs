@@ -401,8 +401,8 @@ impl Uci {
             soft = soft.map(|t| t.saturating_sub(used).max(Duration::from_millis(1)));
             hard = hard.map(|t| t.saturating_sub(used).max(Duration::from_millis(1)));
             let now = self.moves_searched;
-            for msg in plan.messages {
-                let last = self.said.iter_mut().find(|(m, _)| *m == msg);
+            for msg in &plan.messages {
+                let last = self.said.iter_mut().find(|(m, _)| m == msg);
                 match last {
                     Some((_, at)) if now - *at < u32::from(crate::partner::REQUEST_MOVES) => {}
                     Some((_, at)) => {
@@ -411,7 +411,7 @@ impl Uci {
                     }
                     None => {
                         send(&format!("info string ptell {msg}"));
-                        self.said.push((msg, now));
+                        self.said.push((msg.clone(), now));
                     }
                 }
             }
@@ -422,18 +422,14 @@ impl Uci {
                 // Sitting (asked by the partner, or for an owed piece): keep
                 // thinking until the partner says go or the piece arrives
                 // (`bughouse holding` restarts this search), within a budget.
-                let budget = if self.engine.partner.sit {
-                    own.map(|ms| std::time::Duration::from_millis(ms / 2))
-                } else if let Some((k, d)) = plan.sit_for {
+                let budget = self.engine.hold_budget(&plan, own);
+                if let (false, Some((k, d))) = (self.engine.partner.sit, plan.sit_for) {
                     send(&format!(
                         "info string sitting for {} at most {} ms",
                         k.char().to_ascii_uppercase(),
                         d.as_millis()
                     ));
-                    Some(d)
-                } else {
-                    None
-                };
+                }
                 if let Some(budget) = budget {
                     limits.infinite = true;
                     soft = None;

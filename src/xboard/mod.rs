@@ -157,15 +157,10 @@ impl Xboard {
             let one = std::time::Duration::from_millis(1);
             limits.soft_time = limits.soft_time.map(|t| t.saturating_sub(used).max(one));
             limits.hard_time = limits.hard_time.map(|t| t.saturating_sub(used).max(one));
-            for msg in plan.messages {
+            for msg in &plan.messages {
                 send(&format!("tellics ptell {msg}"));
             }
-            let budget = if self.engine.partner.sit {
-                own.map(|ms| std::time::Duration::from_millis(ms / 2))
-            } else {
-                plan.sit_for.map(|(_, d)| d)
-            };
-            if let Some(budget) = budget {
+            if let Some(budget) = self.engine.hold_budget(&plan, own) {
                 limits.infinite = true;
                 limits.soft_time = None;
                 limits.hard_time = Some(budget);
