@@ -527,12 +527,12 @@ mod simd {
 }
 
 /// Whether `Use NNUE` is on by default (set by measurement; nets/README.md).
-pub const USE_NNUE_DEFAULT: bool = false;
+pub const USE_NNUE_DEFAULT: bool = true;
 
 /// The network shipped in the binary (see `nets/README.md`).
-pub const DEFAULT_NET_NAME: &str = "rukav-zh-99cecaa4d1a3.nnue";
+pub const DEFAULT_NET_NAME: &str = "rukav-zh-fe0513d78127.nnue";
 
-static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../nets/rukav-zh-99cecaa4d1a3.nnue");
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../nets/rukav-zh-fe0513d78127.nnue");
 
 /// The embedded default network, parsed once.
 pub fn default_network() -> Option<Arc<Network>> {
