@@ -393,26 +393,14 @@ fn deaf_engine_is_restarted_between_games() {
 
 #[test]
 fn gambler_promotion_in_the_arena() {
-    let d = Dir::new("gambler");
     // Board A: White promotes on a8 (5. bxa8), then plays an illegal move so
-    // that the game ends at once; board B plays quiet moves.
-    let t1 = d.engine(None, false, "b2b4,b4a5,a5b6,b6b7,b7a8q,a1a1", QUIET_B);
-    let t2 = d.engine(None, false, QUIET_W, "a7a5,b7b6,h7h6,h6h5,h8h6");
-    let mut cfg = config(
-        vec![t1.clone(), t1],
-        vec![t2.clone(), t2],
-        Form::TwoBoards,
-        1,
-        60_000,
-    );
-    cfg.house_rules = vec![("PromotionRule".into(), "gambler".into())];
-    cfg.bpgn = Some(d.path("gambler.bpgn"));
-    let s = arena::run(&cfg, &mut |_| {}).unwrap();
+    // that the game ends at once; board B plays quiet moves. No engine has
+    // the extension: the arena chooses.
+    let (s, text) = gambler_game("gambler", None);
     let r = &s.games[0].result;
     assert_eq!(r.winner, Some(Team::Two), "{}", r.reason);
     assert!(r.reason.contains("WhiteA"), "{}", r.reason);
     assert!(r.reason.contains("illegal move"), "{}", r.reason);
-    let text = std::fs::read_to_string(d.path("gambler.bpgn")).unwrap();
     assert!(
         text.contains("[HouseRules \"PromotionRule=gambler\"]"),
         "{text}"
@@ -434,12 +422,16 @@ fn gambler_promotion_in_the_arena() {
     assert!(g.position(1).piece_on(d1).is_none());
 }
 
-/// The Gambler test's games, with team 1's engines answering `bughouse
-/// gambler` with `square` (team 1 plays Black on board B in game 1, so its
-/// board-B engine chooses the piece of White B).
-fn gambler_with_choice(name: &str, square: &str) -> (arena::Summary, String) {
+/// The Gambler test's game; with `square`, team 1's engines have the
+/// extension and answer `bughouse gambler` with it (team 1 plays Black on
+/// board B in game 1, so its board-B engine chooses the piece of White B).
+fn gambler_game(name: &str, square: Option<&str>) -> (arena::Summary, String) {
     let d = Dir::new(name);
-    let t1 = d.engine_gambler("b2b4,b4a5,a5b6,b6b7,b7a8q,a1a1", QUIET_B, square);
+    let white = "b2b4,b4a5,a5b6,b6b7,b7a8q,a1a1";
+    let t1 = match square {
+        Some(sq) => d.engine_gambler(white, QUIET_B, sq),
+        None => d.engine(None, false, white, QUIET_B),
+    };
     let t2 = d.engine(None, false, QUIET_W, "a7a5,b7b6,h7h6,h6h5,h8h6");
     let mut cfg = config(
         vec![t1.clone(), t1],
@@ -458,7 +450,7 @@ fn gambler_with_choice(name: &str, square: &str) -> (arena::Summary, String) {
 #[test]
 fn gambler_choice_is_asked_of_an_extension_engine() {
     // The partner engine takes the knight on g1, not the arena's queen.
-    let (s, text) = gambler_with_choice("gambler-ask", "g1");
+    let (s, text) = gambler_game("gambler-ask", Some("g1"));
     let r = &s.games[0].result;
     assert!(r.reason.contains("illegal move"), "{}", r.reason);
     assert!(text.contains("5A. bxa8=N {gambler B g1}"), "{text}");
@@ -477,7 +469,7 @@ fn gambler_choice_is_asked_of_an_extension_engine() {
 #[test]
 fn illegal_gambler_choice_loses() {
     // e1 holds White B's king: it may not be taken.
-    let (s, _) = gambler_with_choice("gambler-illegal", "e1");
+    let (s, _) = gambler_game("gambler-illegal", Some("e1"));
     let r = &s.games[0].result;
     assert_eq!(r.winner, Some(Team::Two), "{}", r.reason);
     assert!(r.reason.contains("illegal Gambler choice"), "{}", r.reason);
