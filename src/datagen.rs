@@ -189,7 +189,10 @@ pub fn read_records(path: &std::path::Path) -> std::io::Result<Vec<Record>> {
 pub struct DatagenConfig {
     /// Rules to play.
     pub rules: Rules,
-    /// Games to play in total (all threads).
+    /// Index of the first game to play (a resumed run starts where the last
+    /// one stopped).
+    pub first_game: u64,
+    /// Games in the whole run: indices `first_game .. games` are played.
     pub games: u64,
     /// Node budget per move.
     pub nodes: u64,
@@ -323,57 +326,99 @@ fn play_game(cfg: &DatagenConfig, rng: &mut Rng, engine: &mut Engine) -> Vec<Rec
         .collect()
 }
 
-/// Runs data generation, appending records to `out`. `progress` receives a
-/// line now and then; `stop` ends the run after the games under way.
+/// The generator of game `index` of a run with `seed`: every game draws its
+/// opening from its own stream, so the data do not depend on which thread
+/// played which game.
+pub fn game_rng(seed: u64, index: u64) -> Rng {
+    let mut mix = Rng(seed ^ index.wrapping_mul(0xA24B_AED4_963E_E407));
+    Rng(mix.next_u64())
+}
+
+/// Games finished out of order, held until every game before them is written.
+struct InOrder {
+    /// Finished games by index.
+    pending: std::collections::BTreeMap<u64, Vec<u8>>,
+    /// The next game index to write.
+    next: u64,
+    /// Bytes written so far by this run.
+    bytes: u64,
+}
+
+/// Runs data generation: plays games `cfg.first_game .. cfg.games` and
+/// appends their records to `out` in game order, so a run is reproducible
+/// byte for byte whatever the thread count (each game has its own seed and
+/// its own cleared hash table, and a node budget, not time, ends each search).
+/// `progress` receives a line now and then; `checkpoint` receives (next game
+/// index, bytes written by this run) after each write, which is what a
+/// resumed run needs; `stop` ends the run after the games under way.
+/// Returns (games written, positions written).
 pub fn run(
     cfg: &DatagenConfig,
     out: &mut (dyn Write + Send),
     stop: &AtomicBool,
     progress: &(dyn Fn(String) + Sync),
+    checkpoint: &(dyn Fn(u64, u64) + Sync),
 ) -> std::io::Result<(u64, u64)> {
-    let games_done = AtomicU64::new(0);
-    let positions = AtomicU64::new(0);
-    let started = AtomicU64::new(0);
-    let out = Mutex::new(out);
+    let next_index = AtomicU64::new(cfg.first_game);
+    let written = Mutex::new((
+        out,
+        InOrder {
+            pending: std::collections::BTreeMap::new(),
+            next: cfg.first_game,
+            bytes: 0,
+        },
+    ));
     let error: Mutex<Option<std::io::Error>> = Mutex::new(None);
     let t0 = std::time::Instant::now();
     std::thread::scope(|scope| {
-        for tid in 0..cfg.threads.max(1) {
-            let games_done = &games_done;
-            let positions = &positions;
-            let started = &started;
-            let out = &out;
+        for _ in 0..cfg.threads.max(1) {
+            let next_index = &next_index;
+            let written = &written;
             let error = &error;
             scope.spawn(move || {
-                let mut rng = Rng(cfg.seed ^ (tid as u64).wrapping_mul(0xA24B_AED4_963E_E407));
                 let mut engine = Engine::new();
                 engine.set_rules(cfg.rules);
                 loop {
-                    if stop.load(Ordering::Relaxed)
-                        || started.fetch_add(1, Ordering::Relaxed) >= cfg.games
-                    {
+                    if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let records = play_game(cfg, &mut rng, &mut engine);
+                    let index = next_index.fetch_add(1, Ordering::Relaxed);
+                    if index >= cfg.games {
+                        break;
+                    }
+                    let records = play_game(cfg, &mut game_rng(cfg.seed, index), &mut engine);
                     let mut bytes = Vec::with_capacity(records.len() * RECORD_SIZE);
                     for r in &records {
                         bytes.extend_from_slice(&r.bytes);
                     }
-                    if let Ok(mut o) = out.lock() {
-                        if let Err(e) = o.write_all(&bytes).and_then(|_| o.flush()) {
+                    let Ok(mut guard) = written.lock() else {
+                        break;
+                    };
+                    let (out, order) = &mut *guard;
+                    order.pending.insert(index, bytes);
+                    let before = order.next;
+                    while let Some(bytes) = order.pending.remove(&order.next) {
+                        if let Err(e) = out.write_all(&bytes).and_then(|_| out.flush()) {
                             if let Ok(mut slot) = error.lock() {
                                 *slot = Some(e);
                             }
                             stop.store(true, Ordering::Relaxed);
+                            break;
                         }
+                        order.bytes += bytes.len() as u64;
+                        order.next += 1;
                     }
-                    let g = games_done.fetch_add(1, Ordering::Relaxed) + 1;
-                    let p = positions.fetch_add(records.len() as u64, Ordering::Relaxed)
-                        + records.len() as u64;
-                    if g.is_multiple_of(10) || g == cfg.games {
+                    if order.next == before {
+                        continue;
+                    }
+                    checkpoint(order.next, order.bytes);
+                    let g = order.next - cfg.first_game;
+                    let p = order.bytes / RECORD_SIZE as u64;
+                    if g / 10 != (before - cfg.first_game) / 10 || order.next == cfg.games {
                         let secs = t0.elapsed().as_secs_f64().max(1e-3);
                         progress(format!(
-                            "games {g}/{} positions {p} ({:.1} games/s, {:.0} positions/s)",
+                            "games {}/{} positions {p} ({:.1} games/s, {:.0} positions/s)",
+                            order.next,
                             cfg.games,
                             g as f64 / secs,
                             p as f64 / secs
@@ -388,10 +433,14 @@ pub fn run(
             return Err(e);
         }
     }
-    Ok((
-        games_done.load(Ordering::Relaxed),
-        positions.load(Ordering::Relaxed),
-    ))
+    let totals = match written.lock() {
+        Ok(guard) => (
+            guard.1.next - cfg.first_game,
+            guard.1.bytes / RECORD_SIZE as u64,
+        ),
+        Err(_) => (0, 0),
+    };
+    Ok(totals)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ struct Cli {
 enum Command {
     /// Bughouse matches between two teams of UCI engines with real clocks.
     Arena(rukav::bughouse::arena::ArenaArgs),
-    /// Self-play games that write training positions (appends to OUT; see src/datagen.rs for the format).
+    /// Self-play games that write training positions (appends to OUT in game order and resumes from OUT.progress; see src/datagen.rs for the format).
     Datagen {
         /// Output file (appended to, so a stopped run can be resumed).
         #[arg(long)]
@@ -28,7 +28,7 @@ enum Command {
         /// Variant.
         #[arg(long, default_value = "crazyhouse")]
         variant: String,
-        /// Games to play.
+        /// Games in the whole run (a resumed run plays the ones not yet written).
         #[arg(long, default_value_t = 1000)]
         games: u64,
         /// Nodes per move.
@@ -158,8 +158,59 @@ fn run_datagen(
     };
     let threads =
         threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // What makes the data: a resumed run must have the same.
+    let fingerprint = format!(
+        "rukav datagen: variant {variant} nodes {nodes} random-plies {random_plies} seed {seed} book {:016x} net {}",
+        rukav::nnue::checksum(openings.join("\n").as_bytes()),
+        rukav::nnue::DEFAULT_NET_NAME
+    );
+    let progress_path = {
+        let mut p = out.as_os_str().to_owned();
+        p.push(".progress");
+        std::path::PathBuf::from(p)
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    let length = file
+        .metadata()
+        .map_err(|e| format!("{}: {e}", out.display()))?
+        .len();
+    let (first_game, base) = match std::fs::read_to_string(&progress_path) {
+        Ok(text) => {
+            let (first_game, bytes) = parse_datagen_progress(&text, &fingerprint)
+                .map_err(|e| format!("{}: {e}", progress_path.display()))?;
+            if bytes > length {
+                return Err(format!(
+                    "{} says {bytes} bytes were written but {} has {length}; it was changed since",
+                    progress_path.display(),
+                    out.display()
+                ));
+            }
+            if bytes < length {
+                // A run killed while writing: drop the part after the last whole game.
+                file.set_len(bytes)
+                    .map_err(|e| format!("{}: {e}", out.display()))?;
+            }
+            eprintln!("resuming at game {first_game} ({bytes} bytes kept)");
+            (first_game, bytes)
+        }
+        Err(_) => {
+            if length > 0 {
+                eprintln!(
+                    "{} has data but no {}: appending a new run from game 0",
+                    out.display(),
+                    progress_path.display()
+                );
+            }
+            (0, length)
+        }
+    };
     let cfg = rukav::datagen::DatagenConfig {
         rules: variant.rules(),
+        first_game,
         games,
         nodes,
         threads,
@@ -167,19 +218,66 @@ fn run_datagen(
         random_plies,
         seed,
     };
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(out)
-        .map_err(|e| format!("{}: {e}", out.display()))?;
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let (g, p) = rukav::datagen::run(&cfg, &mut file, &stop, &|line| eprintln!("{line}"))
-        .map_err(|e| format!("writing {}: {e}", out.display()))?;
+    let checkpoint_error = std::sync::Mutex::new(None::<String>);
+    let (g, p) = rukav::datagen::run(
+        &cfg,
+        &mut file,
+        &stop,
+        &|line| eprintln!("{line}"),
+        &|next_game, bytes| {
+            let text = format!(
+                "{fingerprint}\nnext-game {next_game}\nbytes {}\n",
+                base + bytes
+            );
+            let tmp = progress_path.with_extension("progress.tmp");
+            if let Err(e) =
+                std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, &progress_path))
+            {
+                if let Ok(mut slot) = checkpoint_error.lock() {
+                    *slot = Some(format!("{}: {e}", progress_path.display()));
+                }
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        },
+    )
+    .map_err(|e| format!("writing {}: {e}", out.display()))?;
+    if let Ok(mut slot) = checkpoint_error.lock() {
+        if let Some(e) = slot.take() {
+            return Err(e);
+        }
+    }
     println!(
-        "done: {g} games, {p} positions appended to {}",
-        out.display()
+        "done: {g} games, {p} positions appended to {} (games {first_game}..{})",
+        out.display(),
+        first_game + g
     );
     Ok(())
+}
+
+/// Reads a datagen progress file: (next game, bytes of the data file), or why
+/// it cannot be resumed with these settings.
+fn parse_datagen_progress(text: &str, fingerprint: &str) -> Result<(u64, u64), String> {
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    if first != fingerprint {
+        return Err(format!(
+            "made by another run ({first}); this one is ({fingerprint}). Use another --out, or delete the progress file to append a new run from game 0"
+        ));
+    }
+    let mut next_game = None;
+    let mut bytes = None;
+    for line in lines {
+        match line.split_once(' ') {
+            Some(("next-game", v)) => next_game = v.trim().parse::<u64>().ok(),
+            Some(("bytes", v)) => bytes = v.trim().parse::<u64>().ok(),
+            _ => {}
+        }
+    }
+    match (next_game, bytes) {
+        (Some(g), Some(b)) => Ok((g, b)),
+        _ => Err("unreadable (needs next-game and bytes lines)".to_string()),
+    }
 }
 
 fn run_tune(
