@@ -158,11 +158,17 @@ fn run_datagen(
     };
     let threads =
         threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    // What makes the data: a resumed run must have the same.
+    // What makes the data: a resumed run must have the same. The embedded
+    // network counts only for the variants it evaluates.
+    let net = match rukav::nnue::default_network() {
+        Some(n) if rukav::nnue::USE_NNUE_DEFAULT && n.serves(variant) => {
+            rukav::nnue::DEFAULT_NET_NAME
+        }
+        _ => "none",
+    };
     let fingerprint = format!(
-        "rukav datagen: variant {variant} nodes {nodes} random-plies {random_plies} seed {seed} book {:016x} net {}",
+        "rukav datagen: variant {variant} nodes {nodes} random-plies {random_plies} seed {seed} book {:016x} net {net}",
         rukav::nnue::checksum(openings.join("\n").as_bytes()),
-        rukav::nnue::DEFAULT_NET_NAME
     );
     let progress_path = {
         let mut p = out.as_os_str().to_owned();
