@@ -455,7 +455,7 @@ impl Uci {
         }
         match args.first().copied() {
             Some("partner") => {
-                // `bughouse partner add ...` appends a second partner board
+                // `bughouse partner add ...` sets a second partner board
                 // (the centre player of the three-board form has two).
                 let add = args.get(1) == Some(&"add");
                 let setup = if add { &args[2..] } else { &args[1..] };
@@ -465,9 +465,9 @@ impl Uci {
                 for m in moves {
                     pos.make_move(m);
                 }
-                if !add {
-                    self.engine.partner_boards.clear();
-                }
+                // At most two partner boards: a repeated `add` replaces the
+                // second one instead of growing the list.
+                self.engine.partner_boards.truncate(usize::from(add));
                 self.engine.partner_boards.push(pos);
             }
             Some("clocks") => {
