@@ -188,8 +188,8 @@ fn compare_outcome<P: shakmaty::Position>(
     }
 }
 
-/// The start position and the positions of a perft suite (when
-/// `../shared/perft/` is present) that both libraries accept; games start from
+/// The start position and the positions of a perft suite of `tests/perft/`
+/// that both libraries accept (a missing suite fails the test); games start from
 /// each in turn. Positions one library refuses (the suites hold a few
 /// deliberately unreachable ones) are skipped and counted.
 fn starts<P: shakmaty::Position + FromSetup + Clone>(
@@ -204,15 +204,10 @@ fn starts<P: shakmaty::Position + FromSetup + Clone>(
         fen.into_position(CastlingMode::Standard).expect("start"),
     ));
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/perft")
+        .join("tests/perft")
         .join(suite);
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!(
-            "{} absent: games start from the start position only",
-            path.display()
-        );
-        return v;
-    };
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("perft suite {} is missing: {e}", path.display()));
     let mut skipped = 0;
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {

@@ -1,15 +1,16 @@
-//! Runs every perft suite of `../shared/perft/` (one test per file).
+//! Runs every perft suite of `tests/perft/` (one test per file; the files
+//! are copies of the verified suites, with their comment headers).
 //!
 //! Each position is run at every listed depth whose node count is at most
 //! `RUKAV_PERFT_BUDGET` (default 300 million: every depth the suites list).
-//! Files are skipped with a message when `../shared/perft/` is absent.
+//! A missing or empty suite file fails its test.
 
 use rukav::rules::set_house_rule;
 use rukav::{perft::perft, Position, Rules, Variant};
 use std::path::PathBuf;
 
 fn suite_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/perft")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/perft")
 }
 
 fn budget() -> u64 {
@@ -26,18 +27,10 @@ struct Entry {
 }
 
 /// Reads a suite: its rules (from the file name and an `# options:` line) and entries.
-fn read_suite(name: &str) -> Option<(Rules, Vec<Entry>)> {
+fn read_suite(name: &str) -> (Rules, Vec<Entry>) {
     let path = suite_dir().join(name);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(_) => {
-            eprintln!(
-                "SKIPPED: {} not found (the shared perft suites are absent)",
-                path.display()
-            );
-            return None;
-        }
-    };
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("perft suite {} is missing: {e}", path.display()));
     let base = name.split(['-', '.']).next().unwrap_or("chess");
     let mut rules = base
         .parse::<Variant>()
@@ -72,13 +65,11 @@ fn read_suite(name: &str) -> Option<(Rules, Vec<Entry>)> {
             depths,
         });
     }
-    Some((rules, entries))
+    (rules, entries)
 }
 
 fn run_suite(name: &str) {
-    let Some((rules, entries)) = read_suite(name) else {
-        return;
-    };
+    let (rules, entries) = read_suite(name);
     assert!(!entries.is_empty(), "{name} has no positions");
     let budget = budget();
     let mut failures = Vec::new();
@@ -141,10 +132,7 @@ suites! {
 /// Every suite file on disk is covered by a test above.
 #[test]
 fn every_suite_file_has_a_test() {
-    let Ok(dir) = std::fs::read_dir(suite_dir()) else {
-        eprintln!("SKIPPED: ../shared/perft not found");
-        return;
-    };
+    let dir = std::fs::read_dir(suite_dir()).expect("tests/perft/ is part of the repository");
     let known = [
         "chess.epd",
         "crazyhouse.epd",
