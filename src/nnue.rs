@@ -25,7 +25,7 @@
 //! | format version (u32, = [`FORMAT_VERSION`]) | 4 |
 //! | inputs (u32, = [`INPUTS`]), hidden size (u32) | 8 |
 //! | description length (u32), then the description (UTF-8: architecture, variants, how it was trained) | 4 + n |
-//! | variants: count (u32), then one byte each (index in `Variant::ALL`) | 4 + v |
+//! | variants: count (u32), then one byte each (`Variant::id`) | 4 + v |
 //! | feature weights, i16, input-major (`INPUTS * hidden`) | |
 //! | feature biases, i16 (`hidden`) | |
 //! | output weights, i16 (`2 * hidden`: side to move, then the other side) | |
@@ -247,10 +247,8 @@ impl Network {
         let n_variants = r.u32()? as usize;
         let mut variants = Vec::new();
         for &v in r.take(n_variants)? {
-            let variant = Variant::ALL
-                .get(v as usize)
-                .copied()
-                .ok_or_else(|| format!("unknown variant index {v}"))?;
+            let variant =
+                Variant::from_id(v).ok_or_else(|| format!("unknown variant number {v}"))?;
             variants.push(variant);
         }
         let feature_weights = r.i16s(INPUTS * hidden)?;
@@ -283,8 +281,7 @@ impl Network {
         out.extend_from_slice(self.description.as_bytes());
         out.extend_from_slice(&(self.variants.len() as u32).to_le_bytes());
         for v in &self.variants {
-            let i = Variant::ALL.iter().position(|x| x == v).unwrap_or(0);
-            out.push(i as u8);
+            out.push(v.id());
         }
         for w in self
             .feature_weights

@@ -43,6 +43,34 @@ impl Variant {
         }
     }
 
+    /// The variant's fixed number in file formats (datagen records, network
+    /// headers): chess 0, crazyhouse 1, bughouse 2, antichess 3, giveaway 4,
+    /// King's chess 5. Never renumbered; a new variant takes the next free
+    /// number, whatever its place in [`Variant::ALL`].
+    pub const fn id(self) -> u8 {
+        match self {
+            Variant::Chess => 0,
+            Variant::Crazyhouse => 1,
+            Variant::Bughouse => 2,
+            Variant::Antichess => 3,
+            Variant::Giveaway => 4,
+            Variant::KingsChess => 5,
+        }
+    }
+
+    /// The variant with the file-format number `id` (see [`Variant::id`]).
+    pub const fn from_id(id: u8) -> Option<Variant> {
+        Some(match id {
+            0 => Variant::Chess,
+            1 => Variant::Crazyhouse,
+            2 => Variant::Bughouse,
+            3 => Variant::Antichess,
+            4 => Variant::Giveaway,
+            5 => Variant::KingsChess,
+            _ => return None,
+        })
+    }
+
     /// The default rules of this variant.
     pub const fn rules(self) -> Rules {
         match self {
@@ -354,5 +382,25 @@ mod tests {
             assert_eq!(v.name().parse::<Variant>().unwrap(), v);
             assert_eq!(v.rules().variant, v);
         }
+    }
+
+    /// The numbers written into datagen records and network headers: data
+    /// and nets made earlier depend on them, so they never change.
+    #[test]
+    fn file_format_ids_are_pinned() {
+        let pinned = [
+            (Variant::Chess, 0),
+            (Variant::Crazyhouse, 1),
+            (Variant::Bughouse, 2),
+            (Variant::Antichess, 3),
+            (Variant::Giveaway, 4),
+            (Variant::KingsChess, 5),
+        ];
+        for (v, id) in pinned {
+            assert_eq!(v.id(), id);
+            assert_eq!(Variant::from_id(id), Some(v));
+        }
+        assert_eq!(Variant::from_id(6), None);
+        assert_eq!(pinned.len(), Variant::ALL.len());
     }
 }

@@ -101,7 +101,9 @@ impl PieceType {
         PieceType::Queen,
     ];
 
-    /// Index 0 (pawn) .. 5 (king).
+    /// Index 0 (pawn) .. 5 (king): P N B R Q K. Also the piece's number in
+    /// file formats (datagen records, network inputs, `Move` drops), so the
+    /// order never changes (a test pins it).
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
@@ -622,6 +624,24 @@ impl fmt::Debug for Move {
 
 #[cfg(test)]
 mod tests {
+    /// Records and networks depend on these numbers.
+    #[test]
+    fn file_format_piece_numbers_are_pinned() {
+        use super::{Color, Piece, PieceType};
+        let order = ['p', 'n', 'b', 'r', 'q', 'k'];
+        for (i, c) in order.into_iter().enumerate() {
+            assert_eq!(PieceType::from_index(i).char(), c);
+            assert_eq!(PieceType::from_index(i).index(), i);
+            assert_eq!(
+                Piece::new(Color::White, PieceType::from_index(i)).index(),
+                i
+            );
+            assert_eq!(
+                Piece::new(Color::Black, PieceType::from_index(i)).index(),
+                6 + i
+            );
+        }
+    }
     use super::*;
 
     #[test]

@@ -42,7 +42,7 @@ use shakmaty::{
     CastlingMode, Chess, EnPassantMode, FromSetup, KnownOutcome, Outcome as SkOutcome, Role,
 };
 
-use rukav::datagen::Rng;
+use rukav::rng::Rng;
 
 #[derive(Default, Debug)]
 struct Stats {

@@ -3,8 +3,8 @@
 //! back to the pocket as pawns, bughouse pockets changed from outside), the
 //! file format round-trips, and bad files are refused with a message.
 
-use rukav::datagen::Rng;
 use rukav::nnue::{self, Accumulator, Network, INPUTS};
+use rukav::rng::Rng;
 use rukav::{Color, PieceType, Position, Variant};
 
 /// A network with seeded random weights, large enough that any wrong

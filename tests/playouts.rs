@@ -24,7 +24,7 @@
 use rukav::rules::set_house_rule;
 use rukav::{Color, EndReason, Outcome, Piece, PieceType, Position, Rules, Square, Variant};
 
-use rukav::datagen::Rng;
+use rukav::rng::Rng;
 
 /// What the playouts of one rule set covered.
 #[derive(Default, Debug)]

@@ -54,7 +54,6 @@
 //! players (the piece may come from either side board), a side promoter's
 //! partner is the centre player.
 
-pub mod arena;
 pub mod bpgn;
 
 use crate::outcome::{EndReason, Outcome};

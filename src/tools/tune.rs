@@ -6,11 +6,11 @@
 //! positions from `rukav datagen`. Coordinate descent over the weight vector
 //! with shrinking steps; the evaluation of all positions runs on rayon.
 
-use crate::datagen::Record;
-use crate::eval::{evaluate_with, Weights, WEIGHT_NAMES};
-use crate::position::Position;
-use crate::rules::Rules;
+use super::record::{read_records, Record};
 use rayon::prelude::*;
+use rukav::eval::{evaluate_with, Weights, WEIGHT_NAMES};
+use rukav::{Position, Rules, Variant};
+use std::path::PathBuf;
 
 /// A decoded training position.
 pub struct Sample {
@@ -30,7 +30,7 @@ fn sigmoid(x: f64, k: f64) -> f64 {
 pub fn samples(records: &[Record], rules: Rules, lambda: f64, k: f64) -> Vec<Sample> {
     records
         .par_iter()
-        .filter(|r| r.variant() == rules.variant)
+        .filter(|r| r.variant() == Some(rules.variant))
         .filter_map(|r| {
             let pos = r.unpack(rules).ok()?;
             let target =
@@ -66,7 +66,7 @@ pub fn loss(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
 
 /// The weights that matter for a variant (the others cannot change its loss).
 pub fn relevant_weights(rules: &Rules) -> Vec<usize> {
-    use crate::eval::w;
+    use rukav::eval::w;
     let groups: &[(usize, usize)] = if rules.losers_win {
         &[(w::ANTI, 6), (w::ANTI_MOBILITY, 1)]
     } else if rules.drops {
@@ -184,4 +184,43 @@ pub fn format_weights(w: &Weights) -> String {
         s.push_str(&format!("    {}, // {}\n", vals.join(", "), name));
     }
     s
+}
+
+/// Command-line arguments of `rukav tune`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TuneArgs {
+    /// Data file(s) from `rukav datagen`.
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// Variant whose positions are used.
+    #[arg(long, default_value = "crazyhouse", value_parser = super::variant_parser())]
+    pub variant: Variant,
+    /// Passes of coordinate descent.
+    #[arg(long, default_value_t = 20)]
+    pub passes: usize,
+    /// Weight of the game result in the target (the rest is the search score).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+}
+
+/// `rukav tune`: tunes the variant's weights and prints them.
+pub fn main(args: TuneArgs) -> Result<(), String> {
+    let rules = args.variant.rules();
+    let mut records = Vec::new();
+    for path in &args.data {
+        records.extend(read_records(path).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
+    let start = rukav::eval::DEFAULT_WEIGHTS;
+    let rough = samples(&records, rules, 1.0, 1.0);
+    if rough.is_empty() {
+        return Err(format!("no {} positions in the data", args.variant));
+    }
+    let k = fit_k(&rough, &start);
+    let samples = samples(&records, rules, args.lambda, k);
+    let tunable = relevant_weights(&rules);
+    let tuned = tune(&samples, &start, &tunable, k, args.passes, &mut |l| {
+        eprintln!("{l}")
+    });
+    println!("{}", format_weights(&tuned));
+    Ok(())
 }

@@ -4,7 +4,8 @@
 //! time; hanging engines lose on a short clock. An engine that stops
 //! reading its input is killed and restarted between games.
 
-use rukav::bughouse::arena::{self, ArenaConfig};
+use super::ArenaConfig;
+use super::{self as arena};
 use rukav::bughouse::{bpgn, Form, Handover, Team, TimeControl};
 use rukav::{Rules, Variant};
 use std::path::PathBuf;
@@ -474,4 +475,17 @@ fn illegal_gambler_choice_loses() {
     assert_eq!(r.winner, Some(Team::Two), "{}", r.reason);
     assert!(r.reason.contains("illegal Gambler choice"), "{}", r.reason);
     assert!(r.reason.contains("BlackB"), "{}", r.reason);
+}
+
+#[test]
+fn endings_are_counted_without_names() {
+    assert_eq!(super::ending_kind("BlackA checkmated"), "checkmated");
+    assert_eq!(
+        super::ending_kind("WhiteB (Rukav 0.1.0) crashed (exited)"),
+        "crashed"
+    );
+    assert_eq!(
+        super::ending_kind("BlackB (x) played an illegal move: e2e5"),
+        "played an illegal move"
+    );
 }

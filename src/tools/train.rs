@@ -12,11 +12,12 @@
 //! move's view; loss: mean squared error; optimiser: Adam. Weights are
 //! clipped so that the quantised accumulators cannot overflow `i16`.
 
-use crate::datagen::{read_records, Rng};
-use crate::nnue::{active_features, Network, INPUTS, QA, QB, SCALE};
-use crate::rules::Variant;
-use crate::types::Color;
+use super::progress::Progress;
+use super::record::read_records;
 use rayon::prelude::*;
+use rukav::nnue::{active_features, Network, INPUTS, MAX_HIDDEN, QA, QB, SCALE};
+use rukav::rng::Rng;
+use rukav::{Color, Variant};
 use std::path::PathBuf;
 
 /// Command-line arguments of `rukav train`.
@@ -29,8 +30,8 @@ pub struct TrainArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Variant of the positions to train on (others are skipped).
-    #[arg(long, default_value = "crazyhouse")]
-    pub variant: String,
+    #[arg(long, default_value = "crazyhouse", value_parser = super::variant_parser())]
+    pub variant: Variant,
     /// Hidden layer size (a multiple of 16, at most 512).
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
@@ -89,7 +90,7 @@ fn load(args: &TrainArgs, variant: Variant) -> Result<Samples, String> {
     for path in &args.data {
         let records = read_records(path).map_err(|e| format!("{}: {e}", path.display()))?;
         for r in records {
-            if r.variant() != variant {
+            if r.variant() != Some(variant) {
                 skipped += 1;
                 continue;
             }
@@ -296,9 +297,9 @@ const CHUNKS: usize = 16;
 
 /// Trains a network and returns it quantised.
 pub fn train(args: &TrainArgs) -> Result<Network, String> {
-    let variant: Variant = args.variant.parse()?;
+    let variant = args.variant;
     let h = args.hidden;
-    if h == 0 || h > crate::nnue::MAX_HIDDEN || !h.is_multiple_of(16) {
+    if h == 0 || h > MAX_HIDDEN || !h.is_multiple_of(16) {
         return Err(format!("--hidden {h}: a multiple of 16 up to 512"));
     }
     let samples = load(args, variant)?;
@@ -329,6 +330,7 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
         t: 0,
     };
     let batch = args.batch.max(CHUNKS);
+    let mut progress = Progress::new("epochs", 0, args.epochs as u64);
     for epoch in 0..args.epochs {
         shuffle(&mut train_ids, &mut rng);
         let lr = if epoch * 10 >= args.epochs * 7 {
@@ -355,14 +357,17 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
             adam_step(&mut p, &total, &mut opt, lr, 1.0 / ids.len() as f32);
         }
         let v = loss_of(&p, h, &samples, &valid);
-        eprintln!(
+        let line = format!(
             "epoch {:>3}/{}: train loss {:.6}  validation loss {:.6}  lr {lr}",
             epoch + 1,
             args.epochs,
             train_loss / train_ids.len().max(1) as f64,
             v
         );
+        progress.println(&line);
+        progress.update(epoch as u64 + 1, &format!("validation loss {v:.6}"));
     }
+    progress.finish();
     quantise(&p, h, variant, args, samples.targets.len())
 }
 

@@ -1,0 +1,490 @@
+//! Self-play data generation (`rukav datagen`): games played by the engine
+//! against itself, their quiet positions written as [`Record`]s in game
+//! order, reproducible byte for byte, resumable from a progress file.
+
+use super::progress::Progress;
+use super::record::{Record, RECORD_SIZE};
+use rukav::engine::Engine;
+use rukav::rng::Rng;
+use rukav::search::{Limits, MATE_BOUND};
+use rukav::{Color, Move, Outcome, Position, Rules, Variant};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// Settings of a data-generation run.
+#[derive(Clone, Debug)]
+pub struct DatagenConfig {
+    /// Rules to play.
+    pub rules: Rules,
+    /// Index of the first game to play (a resumed run starts where the last
+    /// one stopped; a slice of a larger run starts at its first game).
+    pub first_game: u64,
+    /// End of the games to play: indices `first_game .. games` are played.
+    pub games: u64,
+    /// Node budget per move.
+    pub nodes: u64,
+    /// Worker threads (one game each at a time).
+    pub threads: usize,
+    /// Opening FENs to start from (empty: the start position).
+    pub openings: Vec<String>,
+    /// Random plies played before the engine takes over (one more in half
+    /// of the games).
+    pub random_plies: u32,
+    /// Openings the engine judges beyond this many centipawns for either
+    /// side after the random plies (a search of [`OPENING_CHECK_NODES`]
+    /// nodes) are drawn again; `None` keeps every opening.
+    pub opening_limit: Option<i32>,
+    /// Seed of the random openings.
+    pub seed: u64,
+}
+
+/// Nodes of the search that judges a random opening ([`DatagenConfig::opening_limit`]).
+pub const OPENING_CHECK_NODES: u64 = 20_000;
+/// Tries to draw an opening within the limit before a game is given up
+/// (it then writes no positions, and the run stays reproducible).
+const OPENING_TRIES: u32 = 32;
+
+/// The opening of one game: a book position or the start position, then the
+/// random plies, drawn again while the engine judges it lost for one side.
+/// `None` when no acceptable opening was found.
+fn opening(cfg: &DatagenConfig, rng: &mut Rng, engine: &mut Engine) -> Option<Position> {
+    let rules = cfg.rules;
+    'draw: for _ in 0..OPENING_TRIES {
+        let mut pos = if cfg.openings.is_empty() {
+            Position::start_with(rules)
+        } else {
+            let fen = &cfg.openings[rng.below(cfg.openings.len())];
+            Position::from_fen(fen, rules).unwrap_or_else(|_| Position::start_with(rules))
+        };
+        let plies = cfg.random_plies + (rng.below(2) as u32);
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.outcome().is_some() {
+                continue 'draw;
+            }
+            pos.make_move(moves[rng.below(moves.len())]);
+        }
+        if pos.outcome().is_some() || !pos.has_legal_move() {
+            continue;
+        }
+        let Some(limit) = cfg.opening_limit else {
+            return Some(pos);
+        };
+        engine.new_game();
+        engine.set_position(pos, Vec::new());
+        let r = engine.search_sync(
+            Limits {
+                nodes: Some(OPENING_CHECK_NODES),
+                multipv: 1,
+                ..Limits::default()
+            },
+            &|_| {},
+        );
+        if r.score.abs() <= limit {
+            return Some(pos);
+        }
+    }
+    None
+}
+
+/// Plays one self-play game; returns its usable positions packed.
+fn play_game(cfg: &DatagenConfig, rng: &mut Rng, engine: &mut Engine) -> Vec<Record> {
+    let Some(pos) = opening(cfg, rng, engine) else {
+        return Vec::new();
+    };
+    engine.new_game();
+    engine.set_position(pos, Vec::new());
+    let mut keys = vec![pos.key()];
+    let mut kept: Vec<(Position, i32, Move)> = Vec::new();
+    let mut winning_streak = 0i32;
+    let result: u8;
+    loop {
+        let pos = *engine.position();
+        if let Some(o) = pos.outcome() {
+            result = match o {
+                Outcome::Win { winner, .. } => {
+                    if winner == Color::White {
+                        2
+                    } else {
+                        0
+                    }
+                }
+                Outcome::Draw { .. } => 1,
+            };
+            break;
+        }
+        if rukav::outcome::is_repetition(&keys, pos.halfmove_clock() as usize, 3)
+            || keys.len() > 400
+        {
+            result = 1;
+            break;
+        }
+        if !pos.has_legal_move() {
+            // Bughouse: a side that must wait for a piece; count it as lost here.
+            result = if pos.side_to_move() == Color::White {
+                0
+            } else {
+                2
+            };
+            break;
+        }
+        let r = engine.search_sync(
+            Limits {
+                nodes: Some(cfg.nodes),
+                multipv: 1,
+                ..Limits::default()
+            },
+            &|_| {},
+        );
+        if r.best.is_null() {
+            result = 1;
+            break;
+        }
+        let white_score = r.score * pos.side_to_move().sign();
+        // Adjudicate decided games: mate found, or a big score held for 8 plies.
+        if r.score.abs() >= MATE_BOUND {
+            result = if white_score > 0 { 2 } else { 0 };
+            break;
+        }
+        if white_score.abs() > 1500 {
+            winning_streak = if white_score.signum() == winning_streak.signum() {
+                winning_streak + white_score.signum()
+            } else {
+                white_score.signum()
+            };
+            if winning_streak.abs() >= 8 {
+                result = if winning_streak > 0 { 2 } else { 0 };
+                break;
+            }
+        } else {
+            winning_streak = 0;
+        }
+        let quiet = !pos.in_check() && !pos.is_capture(r.best) && !r.best.is_promotion();
+        if quiet && r.score.abs() < 2000 {
+            kept.push((pos, r.score, r.best));
+        }
+        engine.play(r.best);
+        keys.push(engine.position().key());
+    }
+    kept.iter()
+        .filter_map(|(p, s, m)| Record::pack(p, *s, *m, result))
+        .collect()
+}
+
+/// Games finished out of order, held until every game before them is written.
+struct InOrder {
+    /// Finished games by index.
+    pending: std::collections::BTreeMap<u64, Vec<u8>>,
+    /// The next game index to write.
+    next: u64,
+    /// Bytes written so far by this run.
+    bytes: u64,
+}
+
+/// Runs data generation: plays games `cfg.first_game .. cfg.games` and
+/// appends their records to `out` in game order, so a run is reproducible
+/// byte for byte whatever the thread count (each game has its own seed and
+/// its own cleared hash table, and a node budget, not time, ends each search).
+/// `checkpoint` receives (next game index, bytes written by this run) after
+/// each write, which is what a resumed run and a progress report need;
+/// `stop` ends the run after the games under way.
+/// Returns (games written, positions written).
+pub fn run(
+    cfg: &DatagenConfig,
+    out: &mut (dyn Write + Send),
+    stop: &AtomicBool,
+    checkpoint: &(dyn Fn(u64, u64) + Sync),
+) -> std::io::Result<(u64, u64)> {
+    let next_index = AtomicU64::new(cfg.first_game);
+    let written = Mutex::new((
+        out,
+        InOrder {
+            pending: std::collections::BTreeMap::new(),
+            next: cfg.first_game,
+            bytes: 0,
+        },
+    ));
+    let error: Mutex<Option<std::io::Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.threads.max(1) {
+            let next_index = &next_index;
+            let written = &written;
+            let error = &error;
+            scope.spawn(move || {
+                let mut engine = Engine::new();
+                engine.set_rules(cfg.rules);
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let index = next_index.fetch_add(1, Ordering::Relaxed);
+                    if index >= cfg.games {
+                        break;
+                    }
+                    let records = play_game(cfg, &mut Rng::for_index(cfg.seed, index), &mut engine);
+                    let mut bytes = Vec::with_capacity(records.len() * RECORD_SIZE);
+                    for r in &records {
+                        bytes.extend_from_slice(&r.bytes);
+                    }
+                    let Ok(mut guard) = written.lock() else {
+                        break;
+                    };
+                    let (out, order) = &mut *guard;
+                    order.pending.insert(index, bytes);
+                    let before = order.next;
+                    while let Some(bytes) = order.pending.remove(&order.next) {
+                        if let Err(e) = out.write_all(&bytes).and_then(|_| out.flush()) {
+                            if let Ok(mut slot) = error.lock() {
+                                *slot = Some(e);
+                            }
+                            stop.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                        order.bytes += bytes.len() as u64;
+                        order.next += 1;
+                    }
+                    if order.next == before {
+                        continue;
+                    }
+                    checkpoint(order.next, order.bytes);
+                }
+            });
+        }
+    });
+    if let Ok(mut slot) = error.lock() {
+        if let Some(e) = slot.take() {
+            return Err(e);
+        }
+    }
+    let totals = match written.lock() {
+        Ok(guard) => (
+            guard.1.next - cfg.first_game,
+            guard.1.bytes / RECORD_SIZE as u64,
+        ),
+        Err(_) => (0, 0),
+    };
+    Ok(totals)
+}
+
+/// Command-line arguments of `rukav datagen`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct DatagenArgs {
+    /// Output file. Appended to in game order; `OUT.progress` records where
+    /// the run is, so running the same command again resumes it.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Variant to play.
+    #[arg(long, default_value = "crazyhouse", value_parser = super::variant_parser())]
+    pub variant: Variant,
+    /// Games in the whole run (game indices 0..GAMES).
+    #[arg(long, default_value_t = 1000, conflicts_with = "slice")]
+    pub games: u64,
+    /// This machine's part of a larger run: game indices A..B. Slices of the
+    /// same settings concatenate, in order, to the bytes of one whole run.
+    #[arg(long, value_name = "A..B", value_parser = parse_slice)]
+    pub slice: Option<(u64, u64)>,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Threads, one game each (default: all cores). The data do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Opening book: one FEN per line (`#` comments). Without one, games
+    /// start from the start position and the random plies make the opening.
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+    /// Random plies after the book position (one more in half the games).
+    #[arg(long, default_value_t = 4)]
+    pub random_plies: u32,
+    /// Draw the opening again when a short search judges it beyond this
+    /// many centipawns for either side (0: keep every opening).
+    #[arg(long, default_value_t = 0)]
+    pub opening_limit: u32,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Parses `A..B` (game indices, A < B).
+fn parse_slice(text: &str) -> Result<(u64, u64), String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("'{text}' is not A..B"))?;
+    let a: u64 = a
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad slice start '{a}'"))?;
+    let b: u64 = b
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad slice end '{b}'"))?;
+    if a >= b {
+        return Err(format!("empty slice {a}..{b}"));
+    }
+    Ok((a, b))
+}
+
+/// The path of the progress file of `out`.
+fn progress_path(out: &Path) -> PathBuf {
+    let mut p = out.as_os_str().to_owned();
+    p.push(".progress");
+    PathBuf::from(p)
+}
+
+/// `rukav datagen`: plays the games not yet written and appends them.
+pub fn main(args: DatagenArgs) -> Result<(), String> {
+    let openings = match &args.book {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(String::from)
+            .collect(),
+        None => Vec::new(),
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let (slice_start, end) = args.slice.unwrap_or((0, args.games));
+    let variant = args.variant;
+    // What makes the data: a resumed run must have the same. The embedded
+    // network counts only for the variants it evaluates.
+    let net = match rukav::nnue::default_network() {
+        Some(n) if rukav::nnue::USE_NNUE_DEFAULT && n.serves(variant) => {
+            rukav::nnue::DEFAULT_NET_NAME
+        }
+        _ => "none",
+    };
+    let mut fingerprint = format!(
+        "rukav datagen: variant {variant} nodes {} random-plies {} seed {} book {:016x} net {net}",
+        args.nodes,
+        args.random_plies,
+        args.seed,
+        rukav::nnue::checksum(openings.join("\n").as_bytes()),
+    );
+    if args.opening_limit > 0 {
+        fingerprint.push_str(&format!(" opening-limit {}", args.opening_limit));
+    }
+    if slice_start > 0 {
+        fingerprint.push_str(&format!(" slice-start {slice_start}"));
+    }
+    let progress_file = progress_path(&args.out);
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let length = file
+        .metadata()
+        .map_err(|e| format!("{}: {e}", args.out.display()))?
+        .len();
+    let (first_game, base) = match std::fs::read_to_string(&progress_file) {
+        Ok(text) => {
+            let (first_game, bytes) = parse_progress(&text, &fingerprint)
+                .map_err(|e| format!("{}: {e}", progress_file.display()))?;
+            if bytes > length {
+                return Err(format!(
+                    "{} says {bytes} bytes were written but {} has {length}; it was changed since",
+                    progress_file.display(),
+                    args.out.display()
+                ));
+            }
+            if bytes < length {
+                // A run killed while writing: drop the part after the last whole game.
+                file.set_len(bytes)
+                    .map_err(|e| format!("{}: {e}", args.out.display()))?;
+            }
+            eprintln!("resuming at game {first_game} ({bytes} bytes kept)");
+            (first_game, bytes)
+        }
+        Err(_) => {
+            if length > 0 {
+                eprintln!(
+                    "{} has data but no {}: appending a new run from game {slice_start}",
+                    args.out.display(),
+                    progress_file.display()
+                );
+            }
+            (slice_start, length)
+        }
+    };
+    let cfg = DatagenConfig {
+        rules: variant.rules(),
+        first_game,
+        games: end,
+        nodes: args.nodes,
+        threads,
+        openings,
+        random_plies: args.random_plies,
+        opening_limit: (args.opening_limit > 0).then_some(args.opening_limit as i32),
+        seed: args.seed,
+    };
+    let stop = AtomicBool::new(false);
+    let checkpoint_error = Mutex::new(None::<String>);
+    let progress = Mutex::new(Progress::new("games", first_game, end));
+    let (g, p) = run(&cfg, &mut file, &stop, &|next_game, bytes| {
+        let text = format!(
+            "{fingerprint}\nnext-game {next_game}\nbytes {}\n",
+            base + bytes
+        );
+        let tmp = progress_file.with_extension("progress.tmp");
+        if let Err(e) =
+            std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, &progress_file))
+        {
+            if let Ok(mut slot) = checkpoint_error.lock() {
+                *slot = Some(format!("{}: {e}", progress_file.display()));
+            }
+            stop.store(true, Ordering::Relaxed);
+        }
+        if let Ok(mut bar) = progress.lock() {
+            let positions = bytes / RECORD_SIZE as u64;
+            bar.update(next_game, &format!("positions {positions}"));
+        }
+    })
+    .map_err(|e| format!("writing {}: {e}", args.out.display()))?;
+    if let Ok(bar) = progress.lock() {
+        bar.finish();
+    }
+    if let Ok(mut slot) = checkpoint_error.lock() {
+        if let Some(e) = slot.take() {
+            return Err(e);
+        }
+    }
+    println!(
+        "done: {g} games, {p} positions appended to {} (games {first_game}..{})",
+        args.out.display(),
+        first_game + g
+    );
+    Ok(())
+}
+
+/// Reads a progress file: (next game, bytes of the data file), or why it
+/// cannot be resumed with these settings.
+fn parse_progress(text: &str, fingerprint: &str) -> Result<(u64, u64), String> {
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    if first != fingerprint {
+        return Err(format!(
+            "made by another run ({first}); this one is ({fingerprint}). Use another --out, or delete the progress file to append a new run"
+        ));
+    }
+    let mut next_game = None;
+    let mut bytes = None;
+    for line in lines {
+        match line.split_once(' ') {
+            Some(("next-game", v)) => next_game = v.trim().parse::<u64>().ok(),
+            Some(("bytes", v)) => bytes = v.trim().parse::<u64>().ok(),
+            _ => {}
+        }
+    }
+    match (next_game, bytes) {
+        (Some(g), Some(b)) => Ok((g, b)),
+        _ => Err("unreadable (needs next-game and bytes lines)".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests;

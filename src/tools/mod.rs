@@ -1,0 +1,23 @@
+//! The developer tools behind the `rukav` command line: bughouse matches
+//! (`arena`), self-play data (`datagen`) and its record format, evaluation
+//! tuning (`tune`), network training (`train`), perft from the shell.
+//!
+//! They are part of the binary, not of the engine library: the engine knows
+//! nothing of processes, files of games or command-line parsing.
+
+pub mod arena;
+pub mod datagen;
+pub mod elo;
+pub mod perft;
+pub mod progress;
+pub mod record;
+pub mod train;
+pub mod tune;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use rukav::Variant;
+
+/// A clap parser for `--variant`: the closed list of variants, shown by `--help`.
+pub fn variant_parser() -> impl TypedValueParser<Value = Variant> {
+    PossibleValuesParser::new(Variant::ALL.map(Variant::name)).try_map(|s| s.parse::<Variant>())
+}
