@@ -1,6 +1,6 @@
 //! Perft: counts legal move sequences, bulk counting at the last ply.
 
-use crate::movegen::MoveList;
+use crate::position::movegen::MoveList;
 use crate::position::Position;
 use crate::types::Move;
 use rayon::prelude::*;

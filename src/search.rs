@@ -7,8 +7,8 @@
 
 use crate::attacks;
 use crate::eval::evaluate;
-use crate::movegen::MoveList;
 use crate::nnue::{Accumulator, Network};
+use crate::position::movegen::MoveList;
 use crate::position::Position;
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Bitboard, Move, PieceType, Square};
@@ -153,7 +153,7 @@ impl Shared {
 }
 
 /// Ordering scores, one per move of a `MoveList`.
-type ScoreList = arrayvec::ArrayVec<i32, { crate::movegen::MAX_MOVES }>;
+type ScoreList = arrayvec::ArrayVec<i32, { crate::position::movegen::MAX_MOVES }>;
 
 const HIST_SIZE: usize = 64 * 64 + 5 * 64;
 const HIST_MAX: i32 = 16384;
@@ -600,7 +600,7 @@ impl Worker {
             return -MATE + ply as i32;
         }
         if pos.duty_pending() {
-            let mut all = crate::movegen::MoveCounter::default();
+            let mut all = crate::position::movegen::MoveCounter::default();
             pos.generate_ignoring_duty(&mut all);
             if all.0 > 0 {
                 return -MATE + ply as i32;

@@ -640,99 +640,153 @@ fn fen_ep_square() {
 // ------------------------------------------------------------ invalid FENs
 
 #[test]
-fn invalid_fens_are_refused_with_a_message() {
+fn invalid_fens_are_refused_with_a_typed_error() {
+    use rukav::FenError as E;
     let chess = Variant::Chess.rules();
-    let cases: &[(&str, Rules, &str)] = &[
-        ("8/8/8/8/8/8/8/4K3 w - - 0 1", chess, "missing black king"),
-        ("4k3/8/8/8/8/8/8/8 w - - 0 1", chess, "missing white king"),
-        ("4k3/8/8/8/8/8/8/4K1k1 w - - 0 1", chess, "two black kings"),
-        ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", chess, "pawn on rank 1"),
-        ("p3k3/8/8/8/8/8/8/4K3 w - - 0 1", chess, "pawn on rank 8"),
+    let sq = |s: &str| Square::parse(s).unwrap();
+    let cases: Vec<(&str, Rules, E)> = vec![
+        (
+            "8/8/8/8/8/8/8/4K3 w - - 0 1",
+            chess,
+            E::MissingKing(Color::Black),
+        ),
+        (
+            "4k3/8/8/8/8/8/8/8 w - - 0 1",
+            chess,
+            E::MissingKing(Color::White),
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K1k1 w - - 0 1",
+            chess,
+            E::ExtraKing(Color::Black),
+        ),
+        ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", chess, E::PawnOnBackRank),
+        ("p3k3/8/8/8/8/8/8/4K3 w - - 0 1", chess, E::PawnOnBackRank),
         (
             "4k3/8/8/8/8/8/8/4K2P w - - 0 1",
             Variant::Antichess.rules(),
-            "pawn on rank 1 (antichess)",
+            E::PawnOnBackRank,
         ),
-        (
-            "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",
-            chess,
-            "side not to move in check",
-        ),
+        ("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", chess, E::OpponentInCheck),
         (
             "4k3/8/8/8/8/8/8/4K3[X] w - - 0 1",
             zh(&[]),
-            "unknown pocket letter",
+            E::UnknownPocketLetter('X'),
         ),
-        (
-            "4k3/8/8/8/8/8/8/4K3[K] w - - 0 1",
-            zh(&[]),
-            "king in a pocket",
-        ),
+        ("4k3/8/8/8/8/8/8/4K3[K] w - - 0 1", zh(&[]), E::KingInPocket),
         (
             "4k3/8/8/8/8/8/8/4K3[Q w - - 0 1",
             zh(&[]),
-            "unclosed pocket",
+            E::UnclosedPocket,
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3[3] w - - 0 1",
+            zh(&[]),
+            E::CountWithoutPiece,
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3[99P] w - - 0 1",
+            zh(&[]),
+            E::PocketCountTooLarge,
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1",
+            chess,
+            E::NoPockets(Variant::Chess),
         ),
         (
             "4k3/8/8/8/8/8/8/4K3 w KQ - 0 1",
             chess,
-            "castling without rooks",
+            E::CastlingWithoutRook {
+                right: 'K',
+                square: sq("h1"),
+            },
         ),
         (
             "4k3/8/8/8/8/8/8/R3K2R w X - 0 1",
             chess,
-            "bad castling letter",
+            E::BadCastling("X".into()),
         ),
         (
             "4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1",
             chess,
-            "castling, king off e1",
+            E::CastlingWithoutKing {
+                right: 'K',
+                square: sq("e1"),
+            },
         ),
         (
             "4k3/8/8/8/8/8/8/4K3 w - e4 0 1",
             chess,
-            "ep square on the wrong rank",
+            E::EnPassantWrongRank(sq("e4")),
         ),
         (
             "4k3/8/8/8/8/8/8/4K3 w - e6 0 1",
             chess,
-            "ep square without a pawn",
+            E::EnPassantWithoutPawn(sq("e6")),
         ),
         (
             "4k3/8/8/8/8/8/8/4K3 w - z9 0 1",
             chess,
-            "ep square not a square",
+            E::BadEnPassant("z9".into()),
         ),
-        ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", chess, "bad side to move"),
+        (
+            "4k3/8/8/8/8/8/8/4K3 x - - 0 1",
+            chess,
+            E::BadSideToMove("x".into()),
+        ),
         (
             "4k3/8/8/8/8/8/8/4K3 w - - x 1",
             chess,
-            "bad half-move clock",
+            E::BadHalfmoveClock("x".into()),
         ),
         (
             "4k3/8/8/8/8/8/8/4K3 w - - 0 y",
             chess,
-            "bad full-move number",
+            E::BadFullmoveNumber("y".into()),
         ),
-        ("4k3/8/8/8/8/8/4K3 w - - 0 1", chess, "seven ranks"),
-        ("4k3/8/8/8/8/8/8/4K4 w - - 0 1", chess, "nine files"),
-        ("4k3/8/8/8/8/8/8/4K2 w - - 0 1", chess, "seven files"),
+        ("4k3/8/8/8/8/8/4K3 w - - 0 1", chess, E::RankCount(7)),
+        ("4k3/8/8/8/8/8/8/4K4 w - - 0 1", chess, E::RankTooLong(1)),
+        (
+            "4k3/8/8/8/8/8/8/4K2 w - - 0 1",
+            chess,
+            E::RankTooShort {
+                rank: 1,
+                squares: 7,
+            },
+        ),
+        ("4k3/8/8/8/8/8/8/4K03 w - - 0 1", chess, E::ZeroInRank(1)),
         (
             "4k3/8/8/8/8/8/8/4X3 w - - 0 1",
             chess,
-            "unknown piece letter",
+            E::UnknownPiece {
+                letter: 'X',
+                rank: 1,
+            },
         ),
-        ("", chess, "empty"),
+        ("", chess, E::Empty),
         (
             "4k3/8/8/8/8/8/8/4K3 w - - 0 1 -- extra",
             Variant::KingsChess.rules(),
-            "eight fields",
+            E::TooManyFields {
+                found: 8,
+                variant: Variant::KingsChess,
+                max: 7,
+            },
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1 x+",
+            Variant::KingsChess.rules(),
+            E::BadDutyField("x+".into()),
         ),
     ];
-    for (fen, r, what) in cases {
-        match Position::from_fen(fen, *r) {
-            Ok(p) => panic!("{what}: accepted {fen:?} as {}", p.fen()),
-            Err(e) => assert!(!e.to_string().is_empty(), "{what}: empty message"),
+    for (fen, r, expected) in cases {
+        match Position::from_fen(fen, r) {
+            Ok(p) => panic!("{expected:?}: accepted {fen:?} as {}", p.fen()),
+            Err(e) => {
+                assert_eq!(e, expected, "{fen:?}");
+                assert!(!e.to_string().is_empty());
+            }
         }
     }
 }

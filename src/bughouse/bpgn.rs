@@ -24,7 +24,7 @@
 //! (`PromotionRule=gambler DropMate=false`), which the reader applies.
 
 use super::{board_letter, Form, Game, LoggedMove, Settings};
-use crate::outcome::{EndReason, Outcome};
+use crate::position::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::rules::{set_house_rule, Rules};
 use crate::types::{Color, Move, MoveKind, PieceType, Square};

@@ -56,7 +56,7 @@
 
 pub mod bpgn;
 
-use crate::outcome::{EndReason, Outcome};
+use crate::position::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::rules::{PromotionRule, Rules, Variant};
 use crate::types::{Color, Move, MoveKind, PieceType, Square};

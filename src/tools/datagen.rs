@@ -115,7 +115,7 @@ fn play_game(cfg: &DatagenConfig, rng: &mut Rng, engine: &mut Engine) -> Vec<Rec
             };
             break;
         }
-        if rukav::outcome::is_repetition(&keys, pos.halfmove_clock() as usize, 3)
+        if rukav::position::outcome::is_repetition(&keys, pos.halfmove_clock() as usize, 3)
             || keys.len() > 400
         {
             result = 1;

@@ -1,8 +1,8 @@
-//! Game-end detection per variant, and UCI move parsing.
+//! Game-end detection per variant.
 
-use crate::movegen::MoveCounter;
-use crate::position::Position;
-use crate::types::{Color, Move, PieceType};
+use super::movegen::MoveCounter;
+use super::Position;
+use crate::types::{Color, PieceType};
 use std::fmt;
 
 /// Why a game ended.
@@ -157,27 +157,6 @@ impl Position {
         }
         let minors = self.kind_bb(PieceType::Knight) | self.kind_bb(PieceType::Bishop);
         minors.count() <= 1
-    }
-
-    /// Parses a move in UCI notation (`e2e4`, `e7e8q`, `P@e4`, `n@f6`,
-    /// castling as the king's move) and checks that it is legal here.
-    pub fn parse_uci_move(&self, text: &str) -> Result<Move, String> {
-        let t = text.trim();
-        let normalized = if let Some((piece, square)) = t.split_once('@') {
-            format!(
-                "{}@{}",
-                piece.to_ascii_uppercase(),
-                square.to_ascii_lowercase()
-            )
-        } else {
-            t.to_ascii_lowercase()
-        };
-        let legal = self.legal_moves();
-        legal
-            .iter()
-            .copied()
-            .find(|m| m.to_string() == normalized)
-            .ok_or_else(|| format!("illegal move '{t}' in {}", self.fen()))
     }
 }
 

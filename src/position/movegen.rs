@@ -4,8 +4,8 @@
 //! a [`MoveCounter`] only counts them (bulk counting at the last perft ply:
 //! a set of drop targets costs one popcount).
 
+use super::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
 use crate::attacks;
-use crate::position::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
 use crate::rules::PawnDrop2nd;
 use crate::types::{Bitboard, Color, Move, PieceType, Square};
 use arrayvec::ArrayVec;
