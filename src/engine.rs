@@ -2,7 +2,7 @@
 //! table, and searches running in the background. The protocol layers
 //! (`uci`, later `xboard`) drive it; it never reads or writes stdio.
 
-use crate::nnue::Network;
+use crate::eval::nnue::Network;
 use crate::partner::PartnerState;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
@@ -157,7 +157,7 @@ pub fn gambler_choice(pos: &Position, chooser: Color) -> Option<Square> {
 /// What one more piece of kind `k` in hand is usually worth: the
 /// evaluation's pocket value (centipawns).
 pub fn hand_value(k: PieceType) -> i32 {
-    crate::eval::DEFAULT_WEIGHTS.0[crate::eval::w::ZH_HAND + k.index()]
+    crate::eval::hand_value(k)
 }
 
 /// How long the side to move may sit with `own_ms` on its clock against
@@ -238,9 +238,9 @@ impl Engine {
             partner_boards: Vec::new(),
             bughouse_clocks: None,
             partner_messages: true,
-            net: crate::nnue::default_network(),
-            eval_file: crate::nnue::DEFAULT_NET_NAME.to_string(),
-            use_nnue: crate::nnue::USE_NNUE_DEFAULT,
+            net: crate::eval::nnue::default_network(),
+            eval_file: crate::eval::nnue::DEFAULT_NET_NAME.to_string(),
+            use_nnue: crate::eval::nnue::USE_NNUE_DEFAULT,
             running: None,
         }
     }
@@ -460,10 +460,10 @@ impl Engine {
     /// stays. Returns a description of the loaded network.
     pub fn set_eval_file(&mut self, name: &str) -> Result<String, String> {
         let name = name.trim();
-        let net = if name == crate::nnue::DEFAULT_NET_NAME || name == "<default>" {
-            crate::nnue::default_network().ok_or("the embedded network is missing")?
+        let net = if name == crate::eval::nnue::DEFAULT_NET_NAME || name == "<default>" {
+            crate::eval::nnue::default_network().ok_or("the embedded network is missing")?
         } else {
-            Arc::new(crate::nnue::load_file(name)?)
+            Arc::new(crate::eval::nnue::load_file(name)?)
         };
         self.stop();
         let text = format!("{name}: {}", net.description());

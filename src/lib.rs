@@ -9,7 +9,6 @@ pub mod bench;
 pub mod bughouse;
 pub mod engine;
 pub mod eval;
-pub mod nnue;
 pub mod partner;
 pub mod perft;
 pub mod position;

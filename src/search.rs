@@ -7,7 +7,7 @@
 
 use crate::attacks;
 use crate::eval::evaluate;
-use crate::nnue::{Accumulator, Network};
+use crate::eval::nnue::{Accumulator, Network};
 use crate::position::movegen::MoveList;
 use crate::position::Position;
 use crate::tt::{Bound, TranspositionTable};
@@ -167,7 +167,7 @@ fn hist_index(m: Move) -> usize {
     }
 }
 
-const SEE_VALUE: [i32; 6] = [100, 300, 310, 500, 900, 20000];
+use crate::eval::PIECE_VALUE as SEE_VALUE;
 
 /// Static exchange evaluation: the material balance of the capture sequence
 /// on `m`'s target square, best play for both sides (drops included as moves

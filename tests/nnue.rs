@@ -3,7 +3,7 @@
 //! back to the pocket as pawns, bughouse pockets changed from outside), the
 //! file format round-trips, and bad files are refused with a message.
 
-use rukav::nnue::{self, Accumulator, Network, INPUTS};
+use rukav::eval::nnue::{self, Accumulator, Network, INPUTS};
 use rukav::rng::Rng;
 use rukav::{Color, PieceType, Position, Variant};
 

@@ -216,7 +216,7 @@ fn handshake_lists_every_option() {
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
     let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option ")).collect();
     // (name, type, default, combo values)
-    let use_nnue = if rukav::nnue::USE_NNUE_DEFAULT {
+    let use_nnue = if rukav::eval::nnue::USE_NNUE_DEFAULT {
         "true"
     } else {
         "false"
@@ -263,7 +263,7 @@ fn handshake_lists_every_option() {
         (
             "EvalFile",
             "string",
-            Some(rukav::nnue::DEFAULT_NET_NAME),
+            Some(rukav::eval::nnue::DEFAULT_NET_NAME),
             &[],
         ),
         ("Use NNUE", "check", Some(use_nnue), &[]),
@@ -644,7 +644,7 @@ fn nnue_options_load_refuse_and_switch() {
     // The embedded network by its name, and a copy of it from a file.
     e.send(&format!(
         "setoption name EvalFile value {}",
-        rukav::nnue::DEFAULT_NET_NAME
+        rukav::eval::nnue::DEFAULT_NET_NAME
     ));
     let out = e.sync();
     assert!(
@@ -653,7 +653,7 @@ fn nnue_options_load_refuse_and_switch() {
         "{out:?}"
     );
     let copy = dir.join("copy.nnue");
-    let bytes = rukav::nnue::default_network().unwrap().to_bytes();
+    let bytes = rukav::eval::nnue::default_network().unwrap().to_bytes();
     std::fs::write(&copy, bytes).unwrap();
     e.expect_ok(&format!("setoption name EvalFile value {}", copy.display()));
     // With the network on, `eval` says so and searches play legal moves.

@@ -360,15 +360,6 @@ pub fn opponent_in_check(pos: &Position) -> bool {
         && pos.attacked_by(pos.king_sq(them), pos.side_to_move(), pos.occupied())
 }
 
-fn piece_value(k: PieceType) -> u32 {
-    match k {
-        PieceType::Queen => 9,
-        PieceType::Rook => 5,
-        PieceType::Bishop | PieceType::Knight => 3,
-        _ => 1,
-    }
-}
-
 impl Game {
     /// A new game from the start position on every board.
     pub fn new(settings: Settings) -> Game {
@@ -1065,7 +1056,10 @@ impl Game {
     pub fn default_gambler_choice(&self) -> Option<(usize, Square)> {
         let choices = self.gambler_choices();
         choices.into_iter().max_by_key(|&(b, sq)| {
-            let v = self.boards[b].pos.kind_on(sq).map_or(0, piece_value);
+            let v = self.boards[b]
+                .pos
+                .kind_on(sq)
+                .map_or(0, |k| crate::eval::PIECE_VALUE[k.index()]);
             // Prefer the first square among equals (max_by_key keeps the last).
             (v, std::cmp::Reverse((b, sq.0)))
         })

@@ -352,9 +352,9 @@ pub fn main(args: DatagenArgs) -> Result<(), String> {
     let variant = args.variant;
     // What makes the data: a resumed run must have the same. The embedded
     // network counts only for the variants it evaluates.
-    let net = match rukav::nnue::default_network() {
-        Some(n) if rukav::nnue::USE_NNUE_DEFAULT && n.serves(variant) => {
-            rukav::nnue::DEFAULT_NET_NAME
+    let net = match rukav::eval::nnue::default_network() {
+        Some(n) if rukav::eval::nnue::USE_NNUE_DEFAULT && n.serves(variant) => {
+            rukav::eval::nnue::DEFAULT_NET_NAME
         }
         _ => "none",
     };
@@ -363,7 +363,7 @@ pub fn main(args: DatagenArgs) -> Result<(), String> {
         args.nodes,
         args.random_plies,
         args.seed,
-        rukav::nnue::checksum(openings.join("\n").as_bytes()),
+        rukav::eval::nnue::checksum(openings.join("\n").as_bytes()),
     );
     if args.opening_limit > 0 {
         fingerprint.push_str(&format!(" opening-limit {}", args.opening_limit));

@@ -15,7 +15,7 @@
 use super::progress::Progress;
 use super::record::read_records;
 use rayon::prelude::*;
-use rukav::nnue::{active_features, Network, INPUTS, MAX_HIDDEN, QA, QB, SCALE};
+use rukav::eval::nnue::{active_features, Network, INPUTS, MAX_HIDDEN, QA, QB, SCALE};
 use rukav::rng::Rng;
 use rukav::{Color, Variant};
 use std::path::PathBuf;

@@ -176,7 +176,7 @@ pub fn tune(
 /// The weights as Rust source, grouped by name.
 pub fn format_weights(w: &Weights) -> String {
     let mut s = String::new();
-    for (name, start, len) in WEIGHT_NAMES {
+    for &(name, start, len) in WEIGHT_NAMES {
         let vals: Vec<String> = w.0[start..start + len]
             .iter()
             .map(|v| v.to_string())

@@ -56,11 +56,11 @@ pub fn option_lines() -> Vec<String> {
         "option name PartnerMessages type check default true".into(),
         format!(
             "option name EvalFile type string default {}",
-            crate::nnue::DEFAULT_NET_NAME
+            crate::eval::nnue::DEFAULT_NET_NAME
         ),
         format!(
             "option name Use NNUE type check default {}",
-            crate::nnue::USE_NNUE_DEFAULT
+            crate::eval::nnue::USE_NNUE_DEFAULT
         ),
     ]
 }

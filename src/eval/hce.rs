@@ -1,4 +1,5 @@
-//! Hand-written evaluation, pocket-aware.
+//! The hand-written evaluation, pocket-aware: the fallback where no
+//! network serves the variant, and the baseline.
 //!
 //! Scores are centipawns from the side to move's view. Drop variants count
 //! pieces in hand as material (worth more than on the board) and weigh king
@@ -18,123 +19,96 @@ pub struct Trace {
     pub terms: Vec<(&'static str, i32, i32)>,
 }
 
-/// Indices into the weight vector: each names the first of its group.
-pub mod w {
+/// Declares the weight groups once: each group's index constant in [`w`],
+/// its default values in [`DEFAULT_WEIGHTS`] and its name in
+/// [`WEIGHT_NAMES`] come from the same line.
+macro_rules! weight_groups {
+    ($( $(#[$doc:meta])* $name:ident = [$($v:expr),+ $(,)?]; )*) => {
+        /// Indices into the weight vector: each names the first of its group.
+        pub mod w {
+            #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+            #[repr(usize)]
+            enum Group { $($name),* }
+            const LENGTHS: &[usize] = &[$([$($v),+].len()),*];
+            const fn start(group: usize) -> usize {
+                let mut i = 0;
+                let mut sum = 0;
+                while i < group {
+                    sum += LENGTHS[i];
+                    i += 1;
+                }
+                sum
+            }
+            $( $(#[$doc])* pub const $name: usize = start(Group::$name as usize); )*
+            /// Number of weights.
+            pub const COUNT: usize = start(LENGTHS.len());
+        }
+
+        /// The weights the engine plays with (tuned with `rukav tune`, see nets/README.md).
+        pub const DEFAULT_WEIGHTS: Weights = Weights([$($($v),+),*]);
+
+        /// Names of the weight groups (name, first index, length), for the tuner's output.
+        pub const WEIGHT_NAMES: &[(&str, usize, usize)] =
+            &[$((stringify!($name), w::$name, [$($v),+].len())),*];
+    };
+}
+
+weight_groups! {
     /// Board values, chess middlegame: P N B R Q.
-    pub const CHESS_MG: usize = 0;
+    CHESS_MG = [82, 337, 365, 477, 1025];
     /// Board values, chess endgame: P N B R Q.
-    pub const CHESS_EG: usize = 5;
+    CHESS_EG = [94, 281, 297, 512, 936];
     /// Board values in drop variants: P N B R Q.
-    pub const ZH_BOARD: usize = 10;
+    ZH_BOARD = [130, 272, 300, 342, 666];
     /// Values of pieces in hand in drop variants: P N B R Q.
-    pub const ZH_HAND: usize = 15;
+    ZH_HAND = [140, 310, 340, 478, 700];
     /// Mobility per safe reachable square: N B R Q.
-    pub const MOBILITY: usize = 20;
+    MOBILITY = [9, 15, 16, 10];
     /// King-zone attack weight per attacking piece kind: P N B R Q.
-    pub const ATTACK: usize = 24;
+    ATTACK = [11, 6, 3, 6, 8];
     /// Drop-threat weight per piece kind in the enemy hand: P N B R Q.
-    pub const DROP_CHECK: usize = 29;
+    DROP_CHECK = [2, 4, 2, 3, 3];
     /// Bonus per shield pawn.
-    pub const SHIELD: usize = 34;
+    SHIELD = [13];
     /// Side-to-move bonus (chess).
-    pub const TEMPO: usize = 35;
+    TEMPO = [18];
     /// Side-to-move bonus (drop variants).
-    pub const TEMPO_DROPS: usize = 36;
+    TEMPO_DROPS = [55];
     /// Pawn advancement per rank (drop variants).
-    pub const PAWN_ADVANCE_DROPS: usize = 37;
+    PAWN_ADVANCE_DROPS = [-5];
     /// Pawn advancement per rank (chess).
-    pub const PAWN_ADVANCE: usize = 38;
+    PAWN_ADVANCE = [5];
     /// Central pawn bonus.
-    pub const PAWN_CENTRAL: usize = 39;
+    PAWN_CENTRAL = [14];
     /// Knight centralisation per step.
-    pub const KNIGHT_CENTRE: usize = 40;
+    KNIGHT_CENTRE = [24];
     /// Bishop centralisation per step.
-    pub const BISHOP_CENTRE: usize = 41;
+    BISHOP_CENTRE = [24];
     /// Rook on the 7th rank.
-    pub const ROOK_SEVENTH: usize = 42;
+    ROOK_SEVENTH = [-25];
     /// Queen centralisation per step.
-    pub const QUEEN_CENTRE: usize = 43;
+    QUEEN_CENTRE = [-36];
     /// King on its back rank (drop variants).
-    pub const KING_HOME: usize = 44;
+    KING_HOME = [-17];
     /// King penalty per rank advanced (drop variants).
-    pub const KING_ADVANCE: usize = 45;
+    KING_ADVANCE = [19];
     /// King on a wing (drop variants).
-    pub const KING_WING: usize = 46;
+    KING_WING = [50];
     /// King-danger scale in drop variants (danger = units^2 * scale / 1000).
-    pub const DANGER_DROPS: usize = 47;
+    DANGER_DROPS = [206];
     /// King-danger scale in chess.
-    pub const DANGER: usize = 48;
+    DANGER = [100];
     /// Undefended empty square next to the king (drop variants), in units.
-    pub const HOLE: usize = 49;
+    HOLE = [4];
     /// Antichess liability per piece: P N B R Q K.
-    pub const ANTI: usize = 50;
+    ANTI = [60, 90, 90, 110, 140, 80];
     /// Antichess mobility per square.
-    pub const ANTI_MOBILITY: usize = 56;
-    /// Number of weights.
-    pub const COUNT: usize = 57;
+    ANTI_MOBILITY = [2];
 }
 
 /// The evaluation weights as one vector, so that the tuner can adjust them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights(pub [i32; w::COUNT]);
-
-/// The weights the engine plays with (tuned with `rukav tune`, see nets/README.md).
-pub const DEFAULT_WEIGHTS: Weights = Weights([
-    82, 337, 365, 477, 1025, // CHESS_MG
-    94, 281, 297, 512, 936, // CHESS_EG
-    130, 272, 300, 342, 666, // ZH_BOARD
-    140, 310, 340, 478, 700, // ZH_HAND
-    9, 15, 16, 10, // MOBILITY (N B R Q)
-    11, 6, 3, 6, 8, // ATTACK
-    2, 4, 2, 3, 3,   // DROP_CHECK
-    13,  // SHIELD
-    18,  // TEMPO
-    55,  // TEMPO_DROPS
-    -5,  // PAWN_ADVANCE_DROPS
-    5,   // PAWN_ADVANCE
-    14,  // PAWN_CENTRAL
-    24,  // KNIGHT_CENTRE
-    24,  // BISHOP_CENTRE
-    -25, // ROOK_SEVENTH
-    -36, // QUEEN_CENTRE
-    -17, // KING_HOME
-    19,  // KING_ADVANCE
-    50,  // KING_WING
-    206, // DANGER_DROPS
-    100, // DANGER
-    4,   // HOLE
-    60, 90, 90, 110, 140, 80, // ANTI
-    2,  // ANTI_MOBILITY
-]);
-
-/// Names of the weight groups, for the tuner's output.
-pub const WEIGHT_NAMES: [(&str, usize, usize); 25] = [
-    ("CHESS_MG", w::CHESS_MG, 5),
-    ("CHESS_EG", w::CHESS_EG, 5),
-    ("ZH_BOARD", w::ZH_BOARD, 5),
-    ("ZH_HAND", w::ZH_HAND, 5),
-    ("MOBILITY", w::MOBILITY, 4),
-    ("ATTACK", w::ATTACK, 5),
-    ("DROP_CHECK", w::DROP_CHECK, 5),
-    ("SHIELD", w::SHIELD, 1),
-    ("TEMPO", w::TEMPO, 1),
-    ("TEMPO_DROPS", w::TEMPO_DROPS, 1),
-    ("PAWN_ADVANCE_DROPS", w::PAWN_ADVANCE_DROPS, 1),
-    ("PAWN_ADVANCE", w::PAWN_ADVANCE, 1),
-    ("PAWN_CENTRAL", w::PAWN_CENTRAL, 1),
-    ("KNIGHT_CENTRE", w::KNIGHT_CENTRE, 1),
-    ("BISHOP_CENTRE", w::BISHOP_CENTRE, 1),
-    ("ROOK_SEVENTH", w::ROOK_SEVENTH, 1),
-    ("QUEEN_CENTRE", w::QUEEN_CENTRE, 1),
-    ("KING_HOME", w::KING_HOME, 1),
-    ("KING_ADVANCE", w::KING_ADVANCE, 1),
-    ("KING_WING", w::KING_WING, 1),
-    ("DANGER_DROPS", w::DANGER_DROPS, 1),
-    ("DANGER", w::DANGER, 1),
-    ("HOLE", w::HOLE, 1),
-    ("ANTI", w::ANTI, 6),
-    ("ANTI_MOBILITY", w::ANTI_MOBILITY, 1),
-];
 
 /// Piece-square bonus (White's view; flipped for Black), small and simple:
 /// centralisation for minor pieces, advancement for pawns.
@@ -429,4 +403,25 @@ fn evaluate_antichess(pos: &Position, wt: &Weights, trace: Option<&mut Trace>) -
     }
     let white = -count[0] + count[1] + v[w::ANTI_MOBILITY] * (mobility[0] - mobility[1]);
     white * stm.sign()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The groups tile the weight vector in declaration order.
+    #[test]
+    fn weight_groups_tile_the_vector() {
+        assert_eq!(w::CHESS_MG, 0);
+        assert_eq!(w::ZH_HAND, 15);
+        assert_eq!(w::ANTI, 50);
+        assert_eq!(w::COUNT, 57);
+        let mut next = 0;
+        for &(name, start, len) in WEIGHT_NAMES {
+            assert_eq!(start, next, "{name}");
+            next += len;
+        }
+        assert_eq!(next, w::COUNT);
+        assert_eq!(DEFAULT_WEIGHTS.0[w::ZH_HAND + 4], 700);
+    }
 }

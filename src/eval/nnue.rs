@@ -529,7 +529,7 @@ pub const USE_NNUE_DEFAULT: bool = true;
 /// The network shipped in the binary (see `nets/README.md`).
 pub const DEFAULT_NET_NAME: &str = "rukav-zh-90ae23a87aeb.nnue";
 
-static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../nets/rukav-zh-90ae23a87aeb.nnue");
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../nets/rukav-zh-90ae23a87aeb.nnue");
 
 /// The embedded default network, parsed once.
 pub fn default_network() -> Option<Arc<Network>> {
