@@ -6,69 +6,14 @@ use crate::eval::nnue::Network;
 use crate::partner::PartnerState;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
+pub use crate::search::timeman::{time_limits, Clock};
+use crate::search::TranspositionTable;
 use crate::search::{self, Info, Limits, SearchResult, Shared};
-use crate::tt::TranspositionTable;
 use crate::types::{Color, Move, PieceType, Square};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
-
-/// Clock information of a `go` command.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Clock {
-    /// White's remaining time (ms).
-    pub wtime: Option<u64>,
-    /// Black's remaining time (ms).
-    pub btime: Option<u64>,
-    /// White's increment (ms).
-    pub winc: u64,
-    /// Black's increment (ms).
-    pub binc: u64,
-    /// Moves to the next time control.
-    pub movestogo: Option<u64>,
-    /// Fixed time for this move (ms).
-    pub movetime: Option<u64>,
-}
-
-/// Soft and hard time limits for the side to move. The soft limit ends
-/// iterative deepening after an iteration; the hard limit stops at once.
-pub fn time_limits(
-    clock: &Clock,
-    side: Color,
-    overhead: u64,
-) -> (Option<Duration>, Option<Duration>) {
-    if let Some(mt) = clock.movetime {
-        let t = Duration::from_millis(mt.saturating_sub(overhead).max(1));
-        return (Some(t), Some(t));
-    }
-    let (time, inc) = match side {
-        Color::White => (clock.wtime, clock.winc),
-        Color::Black => (clock.btime, clock.binc),
-    };
-    let Some(time) = time else {
-        return (None, None);
-    };
-    let left = time.saturating_sub(overhead);
-    let moves = clock.movestogo.unwrap_or(30).clamp(1, 50);
-    // Keep a reserve so that the clock never runs out: never plan to use more
-    // than half of what is left, nor (sudden death) more than a fifth.
-    let base = left / (moves + 2) + inc * 3 / 4;
-    let cap = if clock.movestogo.is_some() {
-        left / 2
-    } else {
-        left / 5
-    };
-    let soft = base.min(cap).max(1);
-    let hard = (soft * 4)
-        .min(left * 2 / 5 + inc / 2)
-        .min(left.saturating_sub(10))
-        .max(1);
-    (
-        Some(Duration::from_millis(soft)),
-        Some(Duration::from_millis(hard.max(soft.min(left)))),
-    )
-}
 
 /// Depth of the short searches that value owed pieces.
 pub const OWED_DEPTH: i32 = 4;
@@ -670,32 +615,5 @@ mod tests {
         e.partner_boards = vec![Position::from_fen(quiet, e.rules()).unwrap()];
         assert!(!e.may_arrive(PieceType::Knight));
         assert_eq!(e.bughouse_plan(Some(20_000), Some(10_000)).sit_for, None);
-    }
-
-    #[test]
-    fn time_limits_leave_a_reserve() {
-        for time in [50u64, 200, 1000, 5000, 60_000, 300_000] {
-            for inc in [0u64, 50, 1000] {
-                let c = Clock {
-                    wtime: Some(time),
-                    winc: inc,
-                    ..Clock::default()
-                };
-                let (soft, hard) = time_limits(&c, Color::White, 30);
-                let (soft, hard) = (
-                    soft.unwrap().as_millis() as u64,
-                    hard.unwrap().as_millis() as u64,
-                );
-                assert!(soft <= hard, "{time}+{inc}: soft {soft} hard {hard}");
-                assert!(hard < time.max(2), "{time}+{inc}: hard {hard} would flag");
-            }
-        }
-        let c = Clock {
-            movetime: Some(500),
-            ..Clock::default()
-        };
-        let (soft, hard) = time_limits(&c, Color::Black, 30);
-        assert_eq!(soft, Some(Duration::from_millis(470)));
-        assert_eq!(hard, soft);
     }
 }

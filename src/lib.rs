@@ -15,7 +15,6 @@ pub mod position;
 pub mod rng;
 pub mod rules;
 pub mod search;
-pub mod tt;
 pub mod types;
 pub mod uci;
 pub mod xboard;

@@ -2,6 +2,7 @@
 //! two atomics (`key ^ data`, `data`) so that a torn write is detected as a
 //! key mismatch (Hyatt's lockless hashing).
 
+use super::MATE_BOUND;
 use crate::types::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -161,6 +162,28 @@ impl TranspositionTable {
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
+    }
+}
+
+/// A score as the table stores it: mate scores relative to this node.
+pub fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+/// A score from the table, mate scores made relative to the root again.
+pub fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
     }
 }
 

@@ -1,0 +1,301 @@
+//! The alpha-beta search proper: PVS with transposition-table cutoffs,
+//! reverse futility, null move, internal iterative reduction, late move
+//! pruning and reductions, futility and bad-capture pruning, check
+//! extensions.
+
+use super::checks::CheckInfo;
+use super::ordering::{is_bad_tactical, is_plain_quiet};
+use super::see::see;
+use super::tt::{score_from_tt, score_to_tt, Bound};
+use super::worker::Worker;
+use super::{params, INF, MATE, MATE_BOUND, MAX_PLY};
+use crate::position::Position;
+use crate::types::{Move, PieceType};
+
+impl Worker {
+    /// Alpha-beta (PVS) search of `pos` to `depth` at `ply` within
+    /// (`alpha`, `beta`); `root_moves` restricts the root.
+    pub(super) fn search<const PV: bool>(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        root_moves: &[Move],
+    ) -> i32 {
+        let root = ply == 0;
+        if PV {
+            self.pv_len[ply] = ply;
+        }
+        if depth <= 0 {
+            return self.qsearch::<PV>(pos, alpha, beta, ply);
+        }
+        self.count_node();
+        if self.stopped() && !root {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+        if !root {
+            if ply >= MAX_PLY - 2 {
+                return if in_check { 0 } else { self.evaluate(pos, ply) };
+            }
+            if (pos.rules().fifty_move_rule && pos.halfmove_clock() >= 100)
+                || self.is_repetition(pos)
+            {
+                return 0;
+            }
+            // Mate distance pruning.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let key = pos.key();
+        let tt = self.shared.tt.probe(key);
+        let tt_move = tt.map(|e| e.mv).unwrap_or(Move::NULL);
+        if let Some(e) = tt {
+            if !PV && e.depth >= depth {
+                let s = score_from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let static_eval = if in_check {
+            -INF
+        } else if let Some(e) = tt {
+            e.eval
+        } else {
+            self.evaluate(pos, ply)
+        };
+        self.static_eval[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.static_eval[ply - 2];
+        let losers = pos.rules().losers_win;
+
+        if !PV && !in_check && !root {
+            // Reverse futility pruning.
+            if depth <= params::rfp_depth()
+                && static_eval - params::rfp_margin() * depth
+                    + if improving {
+                        params::rfp_improving()
+                    } else {
+                        0
+                    }
+                    >= beta
+                && static_eval.abs() < MATE_BOUND
+            {
+                return static_eval;
+            }
+            // Null move: not in antichess (zugzwang is the rule), not when a
+            // King's-chess duty is due, not with only pawns left.
+            let us = pos.side_to_move();
+            let non_pawn = pos.color_bb(us)
+                & !pos.pieces(us, PieceType::Pawn)
+                & !pos.pieces(us, PieceType::King);
+            let has_material = non_pawn.nonempty() || pos.pocket_nonempty(us);
+            if depth >= params::nmp_min_depth()
+                && static_eval >= beta
+                && !losers
+                && !pos.duty_pending()
+                && has_material
+                && !self.prev_move[ply.saturating_sub(1)].is_null()
+            {
+                let r = params::nmp_base()
+                    + depth / params::nmp_depth_div()
+                    + ((static_eval - beta) / params::nmp_eval_div()).min(params::nmp_eval_max());
+                let mut child = *pos;
+                self.make_null(&mut child, ply);
+                self.prev_move[ply] = Move::NULL;
+                self.keys.push(child.key());
+                let s =
+                    -self.search::<false>(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, &[]);
+                self.keys.pop();
+                if self.stopped() {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+        // Internal iterative reduction.
+        if depth >= params::iir_depth() && tt_move.is_null() {
+            depth -= 1;
+        }
+
+        let mut moves = pos.legal_moves();
+        if root {
+            moves.retain(|m| root_moves.contains(m) && !self.excluded_root.contains(m));
+        }
+        if moves.is_empty() {
+            if root {
+                return 0;
+            }
+            return self.terminal_score(pos, ply);
+        }
+        let checks = CheckInfo::new(pos);
+        let mut scores = self.score_moves(pos, &moves, tt_move, ply, &checks);
+
+        let original_alpha = alpha;
+        let mut best_score = -INF;
+        let mut best_move = Move::NULL;
+        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let n = moves.len();
+        let mut count = 0;
+        let mut skip_quiets = false;
+        for i in 0..n {
+            // Selection: bring the best remaining move to position i. Once
+            // late quiet moves are pruned, only bad captures remain to try.
+            let mut bi = i;
+            for j in i + 1..n {
+                if scores[j] > scores[bi] {
+                    bi = j;
+                }
+            }
+            if skip_quiets && is_plain_quiet(scores[bi]) {
+                // The best remaining is a plain quiet: every other one is
+                // quiet or a bad capture; try the bad captures only.
+                if let Some(j) = (i..n).find(|&j| is_bad_tactical(scores[j])) {
+                    bi = j;
+                } else {
+                    break;
+                }
+            }
+            moves.swap(i, bi);
+            scores.swap(i, bi);
+            let m = moves[i];
+            let move_score = scores[i];
+            let capture = pos.is_capture(m);
+            let quiet = !capture && !m.is_promotion();
+            count += 1;
+
+            if !root && best_score > -MATE_BOUND {
+                // Late move pruning and futility for quiet moves that do not check.
+                if quiet && !in_check && is_plain_quiet(move_score) && !checks.gives_check(pos, m) {
+                    let lmp_limit =
+                        (params::lmp_base() + depth * depth) / if improving { 1 } else { 2 };
+                    if depth <= params::lmp_depth() && count as i32 > lmp_limit + 2 {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if depth <= params::fut_depth()
+                        && static_eval + params::fut_base() + params::fut_margin() * depth <= alpha
+                    {
+                        continue;
+                    }
+                }
+                // Bad captures at low depth.
+                if capture
+                    && depth <= params::see_capture_depth()
+                    && move_score < 0
+                    && see(pos, m) < -params::see_capture_margin() * depth
+                {
+                    continue;
+                }
+            }
+
+            let mut child = *pos;
+            self.make(&mut child, m, ply);
+            self.shared.tt.prefetch(child.key());
+            let gives_check = child.in_check();
+            self.prev_move[ply] = m;
+            self.keys.push(child.key());
+
+            let mut ext = 0;
+            if gives_check
+                && (ply as i32) < 2 * depth + 4
+                && (depth >= params::check_ext_depth() || see(pos, m) >= 0)
+            {
+                ext = 1;
+            }
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if count == 1 {
+                score = -self.search::<PV>(&child, new_depth, -beta, -alpha, ply + 1, &[]);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && count > 1 + PV as usize && (quiet || move_score < 0) {
+                    r = self.lmr[(depth as usize).min(63)][count.min(63)] as i32;
+                    if PV {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if gives_check || in_check {
+                        r -= 1;
+                    }
+                    if quiet {
+                        r -= (move_score / params::lmr_history_div()).clamp(-2, 2);
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score =
+                    -self.search::<false>(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, &[]);
+                if score > alpha && r > 0 {
+                    score =
+                        -self.search::<false>(&child, new_depth, -alpha - 1, -alpha, ply + 1, &[]);
+                }
+                if PV && score > alpha && score < beta {
+                    score = -self.search::<true>(&child, new_depth, -beta, -alpha, ply + 1, &[]);
+                }
+            }
+            self.keys.pop();
+            if self.stopped() && !(root && count == 1) {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.update_quiet_stats(pos, m, &quiets_tried, depth, ply);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if quiet && m != best_move {
+                let _ = quiets_tried.try_push(m);
+            }
+        }
+        if root && best_move.is_null() {
+            // Fail low at the root: keep the first move as the line.
+            if let Some(&m) = moves.first() {
+                self.update_pv(0, m);
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if PV && best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !self.stopped() && (!root || self.excluded_root.is_empty()) {
+            self.shared.tt.store(
+                key,
+                best_move,
+                score_to_tt(best_score, ply),
+                if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            );
+        }
+        best_score
+    }
+}

@@ -1,0 +1,145 @@
+//! Iterative deepening: one search per depth with an aspiration window
+//! around the last score, MultiPV lines, reports to the caller, and the
+//! decision to start another iteration.
+
+use super::tt::Bound;
+use super::worker::Worker;
+use super::{params, timeman, Info, Reporter, Score, SearchResult, INF, MATE, MATE_BOUND, MAX_PLY};
+use crate::position::Position;
+use crate::types::Move;
+use std::sync::atomic::Ordering;
+
+impl Worker {
+    /// Iterative deepening from `root`. Reports through `report` (main thread).
+    pub fn run(&mut self, root: &Position, report: Option<Reporter>) -> SearchResult {
+        self.net = self
+            .limits
+            .net
+            .clone()
+            .filter(|n| n.serves(root.rules().variant));
+        if let Some(net) = self.net.as_deref() {
+            net.refresh(root, &mut self.acc[0]);
+        }
+        let mut root_moves: Vec<Move> = root.legal_moves().to_vec();
+        if !self.limits.searchmoves.is_empty() {
+            let wanted = self.limits.searchmoves.clone();
+            root_moves.retain(|m| wanted.contains(m));
+        }
+        let mut result = SearchResult {
+            best: root_moves.first().copied().unwrap_or(Move::NULL),
+            ponder: None,
+            score: 0,
+            nodes: 0,
+            depth: 0,
+        };
+        if root_moves.is_empty() {
+            return result;
+        }
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 4)
+            .clamp(1, MAX_PLY as i32 - 4);
+        let multipv = self.limits.multipv.clamp(1, root_moves.len());
+        let mut best_move_changes = 0u32;
+        let mut last_best = Move::NULL;
+        let mut scores = vec![-INF; multipv];
+        let start_depth = 1;
+        for depth in start_depth..=max_depth {
+            if self.skips(depth) {
+                continue;
+            }
+            self.excluded_root.clear();
+            let mut lines: Vec<(Move, i32, Vec<Move>)> = Vec::new();
+            for (pv_index, line_score) in scores.iter_mut().enumerate() {
+                self.seldepth = 0;
+                let prev = *line_score;
+                let mut delta = params::aspiration_delta();
+                let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+                    (prev - delta, prev + delta)
+                } else {
+                    (-INF, INF)
+                };
+                let score = loop {
+                    let s = self.search::<true>(root, depth, alpha, beta, 0, &root_moves);
+                    if self.stopped() {
+                        break s;
+                    }
+                    if s <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (s - delta).max(-INF);
+                    } else if s >= beta {
+                        beta = (s + delta).min(INF);
+                    } else {
+                        break s;
+                    }
+                    delta += delta / 2;
+                    if delta > 800 {
+                        alpha = -INF;
+                        beta = INF;
+                    }
+                };
+                let interrupted = self.stopped();
+                if interrupted && (depth > start_depth || pv_index > 0) {
+                    break;
+                }
+                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+                let Some(&best) = pv.first() else { break };
+                *line_score = score;
+                self.excluded_root.push(best);
+                lines.push((best, score, pv.clone()));
+                if let (Some(rep), false) = (report, interrupted) {
+                    rep(&Info {
+                        depth,
+                        seldepth: self.seldepth as i32,
+                        multipv: pv_index + 1,
+                        score: Score::from_internal(score),
+                        bound: Bound::Exact,
+                        nodes: self.total_nodes(),
+                        time: self.shared.elapsed(),
+                        hashfull: self.shared.tt.hashfull(),
+                        pv,
+                    });
+                }
+            }
+            if let Some((best, score, pv)) = lines.first() {
+                if *best != last_best {
+                    best_move_changes += 1;
+                    last_best = *best;
+                }
+                result.best = *best;
+                result.score = *score;
+                result.ponder = pv.get(1).copied();
+                result.depth = depth;
+            }
+            if self.stopped() {
+                break;
+            }
+            if let Some(m) = self.limits.mate {
+                if result.score >= MATE_BOUND && (MATE - result.score + 1) / 2 <= m {
+                    break;
+                }
+            }
+            if self.id == 0 && !self.shared.pondering.load(Ordering::Relaxed) {
+                if let Some(soft) = self.limits.soft_time {
+                    if timeman::soft_limit_reached(
+                        self.shared.elapsed(),
+                        soft,
+                        depth,
+                        best_move_changes,
+                    ) {
+                        break;
+                    }
+                }
+            }
+            if depth > 8 {
+                best_move_changes = best_move_changes.saturating_sub(1).min(3);
+            }
+        }
+        let delta = self.nodes - self.nodes_flushed;
+        self.nodes_flushed = self.nodes;
+        self.shared.nodes.fetch_add(delta, Ordering::Relaxed);
+        result.nodes = self.shared.nodes.load(Ordering::Relaxed);
+        result
+    }
+}

@@ -1,0 +1,180 @@
+//! Parallel alpha-beta search (Lazy SMP), one concern per file:
+//!
+//! | file | what |
+//! |---|---|
+//! | `mod.rs` | what callers see: limits, results, the shared state of one search |
+//! | [`smp`] | the threads of a search and whose result counts |
+//! | [`iterate`] | iterative deepening, aspiration windows, MultiPV, reports |
+//! | [`alphabeta`] | the PVS search with its pruning, reductions and extensions |
+//! | [`qsearch`] | quiescence |
+//! | [`ordering`] | move ordering bands and the history tables |
+//! | [`checks`] | telling quiet checks before making them |
+//! | [`see`] | static exchange evaluation |
+//! | [`timeman`] | time limits from the clock |
+//! | [`params`] | every tuning constant, with its range |
+//! | [`worker`] | the state of one search thread |
+//! | [`tt`] | the shared transposition table |
+//!
+//! The search never prints: it reports typed results through a callback.
+
+use crate::eval::nnue::Network;
+use crate::types::Move;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+mod alphabeta;
+mod checks;
+mod iterate;
+mod ordering;
+pub mod params;
+mod qsearch;
+pub mod see;
+mod smp;
+pub mod timeman;
+pub mod tt;
+mod worker;
+
+pub use see::see;
+pub use smp::search;
+pub use tt::{Bound, TranspositionTable};
+pub use worker::Worker;
+
+/// Mate score; a mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 32000;
+/// Scores at or above this are mates.
+pub const MATE_BOUND: i32 = MATE - 1000;
+/// Infinity for windows.
+pub const INF: i32 = 32001;
+/// Deepest ply the search goes.
+pub const MAX_PLY: usize = 128;
+
+/// What to search for and how long.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Maximum depth.
+    pub depth: Option<i32>,
+    /// Node budget (all threads).
+    pub nodes: Option<u64>,
+    /// Stop after this long if an iteration is done (soft limit).
+    pub soft_time: Option<Duration>,
+    /// Never search longer than this (hard limit).
+    pub hard_time: Option<Duration>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<i32>,
+    /// Search until told to stop (also while pondering).
+    pub infinite: bool,
+    /// Only these root moves.
+    pub searchmoves: Vec<Move>,
+    /// Number of principal variations.
+    pub multipv: usize,
+    /// Extra value per piece kind (P N B R Q) on the board or in hand, `[colour]`:
+    /// bughouse partner requests ("need a knight": the opponent's knights
+    /// are worth more to take; "don't give a queen": ours worth more to keep).
+    pub bias: [[i32; 5]; 2],
+    /// The NNUE network to evaluate with, where it serves the variant
+    /// (`None`: the hand-written evaluation).
+    pub net: Option<Arc<Network>>,
+}
+
+/// One line of search information.
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Iteration depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: i32,
+    /// 1-based line number for MultiPV.
+    pub multipv: usize,
+    /// Score in centipawns, or mate.
+    pub score: Score,
+    /// Whether the score is a bound only.
+    pub bound: Bound,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Per-mille of the hash table in use.
+    pub hashfull: usize,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// A score as a GUI wants it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (negative: getting mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// Converts an internal score.
+    pub fn from_internal(s: i32) -> Score {
+        if s >= MATE_BOUND {
+            Score::Mate((MATE - s + 1) / 2)
+        } else if s <= -MATE_BOUND {
+            Score::Mate(-(MATE + s) / 2)
+        } else {
+            Score::Cp(s)
+        }
+    }
+}
+
+/// Result of a finished search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// Best move (null when there is no legal move).
+    pub best: Move,
+    /// Expected reply.
+    pub ponder: Option<Move>,
+    /// Score of the best move.
+    pub score: i32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// Depth completed.
+    pub depth: i32,
+}
+
+/// State shared by the threads of one search.
+pub struct Shared {
+    /// The hash table.
+    pub tt: Arc<TranspositionTable>,
+    /// Set to stop every thread.
+    pub stop: AtomicBool,
+    /// Cleared by `ponderhit`: while set, time limits do not apply.
+    pub pondering: AtomicBool,
+    /// Nodes of all threads (updated in batches).
+    pub nodes: AtomicU64,
+    /// When the clock started (reset by ponderhit).
+    pub start: std::sync::Mutex<Instant>,
+    /// Set to end the search without reporting a result (a bughouse pocket
+    /// change restarts the search).
+    pub silent: AtomicBool,
+}
+
+impl Shared {
+    /// Fresh state for a search.
+    pub fn new(tt: Arc<TranspositionTable>) -> Shared {
+        Shared {
+            tt,
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            start: std::sync::Mutex::new(Instant::now()),
+            silent: AtomicBool::new(false),
+        }
+    }
+
+    /// Time since the search started (or since `ponderhit`).
+    pub fn elapsed(&self) -> Duration {
+        match self.start.lock() {
+            Ok(s) => s.elapsed(),
+            Err(p) => p.into_inner().elapsed(),
+        }
+    }
+}
+
+/// Callback for progress reports (main thread only).
+pub type Reporter<'a> = &'a (dyn Fn(&Info) + Sync);

@@ -1,0 +1,162 @@
+//! Every tuning constant of the search, declared once with its default,
+//! range and SPSA step.
+//!
+//! In a normal build each parameter is a `const fn` returning its default,
+//! so the search pays nothing. Built with `--features tune`, each one is an
+//! atomic that the UCI option of the same name sets (`setoption name
+//! rfp_margin value 95`), so that SPSA (OpenBench, or any tuner that drives
+//! UCI options) can tune them; `rukav` then also lists them in its `uci`
+//! answer, and [`spsa_lines`] prints them in OpenBench's input format.
+
+/// One tunable parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// Name (also the UCI option name in a tuning build).
+    pub name: &'static str,
+    /// Default value.
+    pub default: i32,
+    /// Smallest value.
+    pub min: i32,
+    /// Largest value.
+    pub max: i32,
+    /// SPSA step (the perturbation at the end of a tuning run).
+    pub step: i32,
+}
+
+macro_rules! search_params {
+    ($( $(#[$doc:meta])* $name:ident: $default:expr, $min:expr, $max:expr, $step:expr; )*) => {
+        #[allow(non_camel_case_types, dead_code)]
+        #[derive(Clone, Copy)]
+        #[repr(usize)]
+        enum Id { $($name),* }
+
+        /// Every parameter, in declaration order.
+        pub const PARAMS: &[Param] = &[$(Param {
+            name: stringify!($name),
+            default: $default,
+            min: $min,
+            max: $max,
+            step: $step,
+        }),*];
+
+        #[cfg(feature = "tune")]
+        static VALUES: [std::sync::atomic::AtomicI32; PARAMS.len()] =
+            [$(std::sync::atomic::AtomicI32::new($default)),*];
+
+        $(
+            $(#[$doc])*
+            #[inline(always)]
+            #[cfg(not(feature = "tune"))]
+            pub const fn $name() -> i32 {
+                $default
+            }
+
+            $(#[$doc])*
+            #[inline(always)]
+            #[cfg(feature = "tune")]
+            pub fn $name() -> i32 {
+                VALUES[Id::$name as usize].load(std::sync::atomic::Ordering::Relaxed)
+            }
+        )*
+    };
+}
+
+search_params! {
+    /// Half-width of the first aspiration window (centipawns).
+    aspiration_delta: 25, 5, 100, 5;
+    /// Reverse futility pruning: deepest depth.
+    rfp_depth: 6, 3, 10, 1;
+    /// Reverse futility pruning: margin per ply.
+    rfp_margin: 90, 30, 200, 10;
+    /// Reverse futility pruning: margin added back when the evaluation improves.
+    rfp_improving: 40, 0, 120, 10;
+    /// Null move: shallowest depth.
+    nmp_min_depth: 3, 2, 6, 1;
+    /// Null move: base reduction.
+    nmp_base: 3, 2, 5, 1;
+    /// Null move: one more ply of reduction per this many plies of depth.
+    nmp_depth_div: 4, 2, 8, 1;
+    /// Null move: one more ply of reduction per this margin above beta.
+    nmp_eval_div: 200, 80, 400, 20;
+    /// Null move: most plies of reduction from the margin above beta.
+    nmp_eval_max: 3, 1, 5, 1;
+    /// Internal iterative reduction: shallowest depth.
+    iir_depth: 4, 2, 8, 1;
+    /// Late move pruning: deepest depth.
+    lmp_depth: 8, 4, 12, 1;
+    /// Late move pruning: quiet moves tried before pruning start at (base + depth^2).
+    lmp_base: 3, 1, 8, 1;
+    /// Futility pruning: deepest depth.
+    fut_depth: 6, 3, 10, 1;
+    /// Futility pruning: base margin.
+    fut_base: 120, 40, 300, 10;
+    /// Futility pruning: margin per ply.
+    fut_margin: 100, 40, 200, 10;
+    /// Bad-capture pruning: deepest depth.
+    see_capture_depth: 4, 2, 8, 1;
+    /// Bad-capture pruning: exchange loss allowed per ply.
+    see_capture_margin: 120, 40, 250, 10;
+    /// Checks are extended at any depth from this one, below only when safe.
+    check_ext_depth: 6, 3, 12, 1;
+    /// Late move reductions: base (hundredths of a ply).
+    lmr_base: 75, 0, 150, 5;
+    /// Late move reductions: divisor of ln(depth) ln(moves) (hundredths).
+    lmr_div: 225, 150, 400, 10;
+    /// Late move reductions: one ply less per this much history.
+    lmr_history_div: 6000, 2000, 16000, 500;
+    /// Largest history bonus of one cutoff.
+    history_bonus_max: 1200, 400, 3000, 100;
+    /// A stable best move ends the search after this share of the soft limit (percent).
+    time_stable_percent: 60, 30, 100, 5;
+    /// Lazy SMP: a deeper helper result supplies the move unless it scores this much worse.
+    smp_vote_margin: 20, 0, 100, 5;
+}
+
+/// Sets a parameter by name (a tuning build's `setoption`); `Err` for an
+/// unknown name or a value out of range.
+#[cfg(feature = "tune")]
+pub fn set(name: &str, value: i32) -> Result<(), String> {
+    let i = PARAMS
+        .iter()
+        .position(|p| p.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("unknown search parameter '{name}'"))?;
+    let p = PARAMS[i];
+    if !(p.min..=p.max).contains(&value) {
+        return Err(format!(
+            "{} must be {}..{}, not {value}",
+            p.name, p.min, p.max
+        ));
+    }
+    VALUES[i].store(value, std::sync::atomic::Ordering::Relaxed);
+    Ok(())
+}
+
+/// The parameters in OpenBench's SPSA input format, one per line:
+/// `name, int, default, min, max, step, 0.002` (the last field is the
+/// learning-rate ratio OpenBench suggests).
+pub fn spsa_lines() -> Vec<String> {
+    PARAMS
+        .iter()
+        .map(|p| {
+            format!(
+                "{}, int, {}, {}, {}, {}, 0.002",
+                p.name, p.default, p.min, p.max, p.step
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_in_their_ranges() {
+        for p in PARAMS {
+            assert!(p.min <= p.default && p.default <= p.max, "{p:?}");
+            assert!(p.step > 0, "{p:?}");
+        }
+        assert_eq!(rfp_margin(), 90);
+        assert_eq!(spsa_lines().len(), PARAMS.len());
+    }
+}

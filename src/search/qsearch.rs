@@ -1,0 +1,154 @@
+//! Quiescence search: captures and promotions until the position is quiet,
+//! every evasion when in check, forced captures followed in antichess.
+
+use super::ordering::{mvv_lva, ScoreList};
+use super::see::see;
+use super::tt::{score_from_tt, score_to_tt, Bound};
+use super::worker::Worker;
+use super::{INF, MATE, MATE_BOUND, MAX_PLY};
+use crate::position::movegen::MoveList;
+use crate::position::Position;
+use crate::types::{Move, PieceType};
+
+impl Worker {
+    /// Quiescence search: captures and promotions (all evasions in
+    /// check) until the position is quiet.
+    pub(super) fn qsearch<const PV: bool>(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.count_node();
+        if PV {
+            self.pv_len[ply] = ply;
+        }
+        if self.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
+        }
+        let key = pos.key();
+        let tt = self.shared.tt.probe(key);
+        if let Some(e) = tt {
+            if !PV {
+                let s = score_from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let losers = pos.rules().losers_win;
+        let mut moves = MoveList::new();
+        pos.generate_tactical(&mut moves);
+        // Antichess: a single forced capture is followed without standing pat;
+        // with a choice, standing pat keeps the capture tree bounded.
+        let forced_captures = losers && moves.len() == 1 && pos.is_capture(moves[0]);
+        let mut best = -INF;
+        let stand_pat;
+        if in_check {
+            if moves.is_empty() {
+                return self.terminal_score(pos, ply);
+            }
+            stand_pat = -INF;
+        } else {
+            if moves.is_empty() && (losers || pos.duty_pending()) {
+                return self.terminal_score(pos, ply);
+            }
+            stand_pat = match tt {
+                Some(e) => e.eval,
+                None => self.evaluate(pos, ply),
+            };
+            if !forced_captures {
+                if stand_pat >= beta {
+                    return stand_pat;
+                }
+                if losers && !moves.first().is_some_and(|m| pos.is_capture(*m)) {
+                    // No capture is forced: the position is quiet.
+                    return stand_pat;
+                }
+                alpha = alpha.max(stand_pat);
+                best = stand_pat;
+            }
+        }
+        let n = moves.len();
+        let mut scores: ScoreList = moves
+            .iter()
+            .map(|&m| pos.captured_kind(m).map_or(0, |v| mvv_lva(pos, m, v)))
+            .collect();
+        let mut best_move = Move::NULL;
+        for i in 0..n {
+            let mut bi = i;
+            for j in i + 1..n {
+                if scores[j] > scores[bi] {
+                    bi = j;
+                }
+            }
+            moves.swap(i, bi);
+            scores.swap(i, bi);
+            let m = moves[i];
+            if !in_check && !losers {
+                if m.is_promotion() && m.promotion_piece() != PieceType::Queen {
+                    continue;
+                }
+                if see(pos, m) < 0 {
+                    continue;
+                }
+            }
+            let mut child = *pos;
+            self.make(&mut child, m, ply);
+            self.keys.push(child.key());
+            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
+            self.keys.pop();
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if best == -INF {
+            // In check with every evasion pruned (cannot happen) or forced
+            // captures all pruned: fall back to the static view.
+            best = if in_check {
+                -MATE + ply as i32
+            } else {
+                stand_pat.max(-MATE_BOUND)
+            };
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            best_move,
+            score_to_tt(best, ply),
+            if in_check { 0 } else { stand_pat },
+            0,
+            bound,
+        );
+        best
+    }
+}

@@ -1,0 +1,77 @@
+//! Lazy SMP: threads that search the same root and share the hash table;
+//! helpers skip some depths to run ahead, and a deeper helper result may
+//! supply the move.
+
+use super::worker::Worker;
+use super::{params, Limits, Reporter, SearchResult, Shared};
+use crate::position::Position;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// Runs a whole search: `threads` workers (Lazy SMP) on `root`, the main
+/// thread reporting through `report`. Returns the main thread's result.
+pub fn search(
+    root: &Position,
+    history: &[u64],
+    limits: &Limits,
+    threads: usize,
+    shared: Arc<Shared>,
+    report: Reporter,
+) -> SearchResult {
+    shared.tt.new_search();
+    let threads = threads.max(1);
+    let result = std::thread::scope(|scope| {
+        let mut helpers = Vec::new();
+        for id in 1..threads {
+            let shared = shared.clone();
+            let limits = Limits {
+                multipv: 1,
+                ..limits.clone()
+            };
+            let root = *root;
+            helpers.push(scope.spawn(move || {
+                let mut w = Worker::new(id, shared, limits, history);
+                w.run(&root, None)
+            }));
+        }
+        let mut main = Worker::new(0, shared.clone(), limits.clone(), history);
+        let mut best = main.run(root, Some(report));
+        shared.stop.store(true, Ordering::Relaxed);
+        // A helper that completed a deeper iteration without a worse score
+        // supplies the move (MultiPV and searchmoves stay with the main thread).
+        for h in helpers {
+            if let Ok(r) = h.join() {
+                if limits.multipv <= 1
+                    && !r.best.is_null()
+                    && r.depth > best.depth
+                    && r.score >= best.score - params::smp_vote_margin()
+                {
+                    best = SearchResult {
+                        nodes: best.nodes,
+                        ..r
+                    };
+                }
+            }
+        }
+        best
+    });
+    SearchResult {
+        nodes: shared.nodes.load(Ordering::Relaxed),
+        ..result
+    }
+}
+
+impl Worker {
+    /// Lazy SMP diversity: helper threads skip some iteration depths, each
+    /// in its own pattern (the scheme of Stockfish 8), so that they run ahead
+    /// of the main thread and fill the shared table with deeper results.
+    pub(super) fn skips(&self, depth: i32) -> bool {
+        const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+        const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+        if self.id == 0 || depth <= 1 {
+            return false;
+        }
+        let i = (self.id - 1) % 20;
+        ((depth + PHASE[i]) / SIZE[i]) % 2 != 0
+    }
+}

@@ -1,0 +1,169 @@
+//! Time management: how long a move may take (soft and hard limits from
+//! the clock, increment and moves to go), and when to stop deepening.
+//!
+//! Every number may come from an untrusted `go` line, so the arithmetic
+//! saturates: no clock value, however large, overflows.
+
+use super::params;
+use crate::types::Color;
+use std::time::Duration;
+
+/// Clock information of a `go` command (milliseconds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// White's remaining time.
+    pub wtime: Option<u64>,
+    /// Black's remaining time.
+    pub btime: Option<u64>,
+    /// White's increment.
+    pub winc: u64,
+    /// Black's increment.
+    pub binc: u64,
+    /// Moves to the next time control.
+    pub movestogo: Option<u64>,
+    /// Fixed time for this move.
+    pub movetime: Option<u64>,
+}
+
+impl Clock {
+    /// The remaining time and increment of `side`.
+    pub fn of(&self, side: Color) -> (Option<u64>, u64) {
+        match side {
+            Color::White => (self.wtime, self.winc),
+            Color::Black => (self.btime, self.binc),
+        }
+    }
+
+    /// The same clock with `used` taken off `side`'s remaining time (a
+    /// search restarted after `used` of thinking).
+    pub fn spent(&self, side: Color, used: Duration) -> Clock {
+        let used = u64::try_from(used.as_millis()).unwrap_or(u64::MAX);
+        let mut c = *self;
+        let slot = match side {
+            Color::White => &mut c.wtime,
+            Color::Black => &mut c.btime,
+        };
+        *slot = slot.map(|t| t.saturating_sub(used).max(1));
+        c.movetime = c.movetime.map(|t| t.saturating_sub(used).max(1));
+        c
+    }
+}
+
+/// Soft and hard time limits for the side to move. The soft limit ends
+/// iterative deepening after an iteration; the hard limit stops at once.
+pub fn time_limits(
+    clock: &Clock,
+    side: Color,
+    overhead: u64,
+) -> (Option<Duration>, Option<Duration>) {
+    if let Some(mt) = clock.movetime {
+        let t = Duration::from_millis(mt.saturating_sub(overhead).max(1));
+        return (Some(t), Some(t));
+    }
+    let (Some(time), inc) = clock.of(side) else {
+        return (None, None);
+    };
+    let left = time.saturating_sub(overhead);
+    let moves = clock.movestogo.unwrap_or(30).clamp(1, 50);
+    // Keep a reserve so that the clock never runs out: never plan to use more
+    // than half of what is left, nor (sudden death) more than a fifth.
+    let base = (left / (moves + 2)).saturating_add(inc / 4 * 3 + inc % 4 * 3 / 4);
+    let cap = if clock.movestogo.is_some() {
+        left / 2
+    } else {
+        left / 5
+    };
+    let soft = base.min(cap).max(1);
+    let hard = soft
+        .saturating_mul(4)
+        .min((left / 5 * 2 + left % 5 * 2 / 5).saturating_add(inc / 2))
+        .min(left.saturating_sub(10))
+        .max(1);
+    (
+        Some(Duration::from_millis(soft)),
+        Some(Duration::from_millis(hard.max(soft.min(left)))),
+    )
+}
+
+/// Should iterative deepening stop after `depth` (main thread, not
+/// pondering)? A best move that stayed stable ends it early, at a share of
+/// the soft limit; one that keeps changing uses the whole soft limit.
+pub fn soft_limit_reached(
+    elapsed: Duration,
+    soft: Duration,
+    depth: i32,
+    best_move_changes: u32,
+) -> bool {
+    let factor = if depth > 6 && best_move_changes <= 1 {
+        f64::from(params::time_stable_percent()) / 100.0
+    } else {
+        1.0
+    };
+    elapsed.as_secs_f64() >= soft.as_secs_f64() * factor
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_limits_leave_a_reserve() {
+        for time in [50u64, 200, 1000, 5000, 60_000, 300_000] {
+            for inc in [0u64, 50, 1000] {
+                let c = Clock {
+                    wtime: Some(time),
+                    winc: inc,
+                    ..Clock::default()
+                };
+                let (soft, hard) = time_limits(&c, Color::White, 30);
+                let (soft, hard) = (
+                    soft.unwrap().as_millis() as u64,
+                    hard.unwrap().as_millis() as u64,
+                );
+                assert!(soft <= hard, "{time}+{inc}: soft {soft} hard {hard}");
+                assert!(hard < time.max(2), "{time}+{inc}: hard {hard} would flag");
+            }
+        }
+        let c = Clock {
+            movetime: Some(500),
+            ..Clock::default()
+        };
+        let (soft, hard) = time_limits(&c, Color::Black, 30);
+        assert_eq!(soft, Some(Duration::from_millis(470)));
+        assert_eq!(hard, soft);
+    }
+
+    /// Untrusted clocks never overflow (this test panics on overflow in a
+    /// debug build, where `cargo test` without `--release` runs it).
+    #[test]
+    fn extreme_clocks_do_not_overflow() {
+        let huge = [u64::MAX, u64::MAX / 2, i64::MAX as u64, u64::MAX - 1];
+        for &t in &huge {
+            for &inc in &[0, 1, u64::MAX, i64::MAX as u64] {
+                for mtg in [None, Some(1), Some(u64::MAX)] {
+                    let c = Clock {
+                        wtime: Some(t),
+                        btime: Some(t),
+                        winc: inc,
+                        binc: inc,
+                        movestogo: mtg,
+                        movetime: None,
+                    };
+                    for overhead in [0, 30, u64::MAX] {
+                        let (soft, hard) = time_limits(&c, Color::White, overhead);
+                        assert!(soft <= hard);
+                    }
+                    let spent = c.spent(Color::Black, Duration::MAX);
+                    assert_eq!(spent.btime, Some(1));
+                    assert_eq!(spent.wtime, Some(t));
+                }
+            }
+            let c = Clock {
+                movetime: Some(t),
+                ..Clock::default()
+            };
+            let (soft, hard) = time_limits(&c, Color::White, 30);
+            assert_eq!(soft, hard);
+        }
+    }
+}

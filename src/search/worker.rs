@@ -1,0 +1,199 @@
+//! The state of one search thread: killers, histories, the line being
+//! searched, NNUE accumulators by ply, node counting and the stop checks.
+
+use super::ordering::HIST_SIZE;
+use super::{params, Limits, Shared, MATE, MAX_PLY};
+use crate::eval::evaluate;
+use crate::eval::nnue::{Accumulator, Network};
+use crate::position::movegen::MoveCounter;
+use crate::position::Position;
+use crate::types::{Move, PieceType};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// Per-thread search state.
+pub struct Worker {
+    /// Thread number (0 = main).
+    pub id: usize,
+    pub(super) shared: Arc<Shared>,
+    pub(super) limits: Limits,
+    pub(super) nodes: u64,
+    pub(super) nodes_flushed: u64,
+    pub(super) seldepth: usize,
+    pub(super) keys: Vec<u64>,
+    pub(super) killers: [[Move; 2]; MAX_PLY + 2],
+    pub(super) history: Box<[[i32; HIST_SIZE]; 2]>,
+    pub(super) counter: Box<[Move; HIST_SIZE]>,
+    pub(super) prev_move: [Move; MAX_PLY + 2],
+    pub(super) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pub(super) pv_len: [usize; MAX_PLY + 1],
+    pub(super) static_eval: [i32; MAX_PLY + 2],
+    pub(super) excluded_root: Vec<Move>,
+    pub(super) lmr: Box<[[u8; 64]; 64]>,
+    pub(super) has_bias: bool,
+    /// The network in use for this root (see [`Limits::net`]).
+    pub(super) net: Option<Arc<Network>>,
+    /// NNUE accumulators by ply (used only with a network).
+    pub(super) acc: Box<[Accumulator]>,
+}
+
+impl Worker {
+    /// A worker for one thread of a search; `history` holds the keys of the
+    /// game's positions up to and including the root.
+    pub fn new(id: usize, shared: Arc<Shared>, limits: Limits, history: &[u64]) -> Worker {
+        let mut lmr = Box::new([[0u8; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (n, cell) in row.iter_mut().enumerate().skip(1) {
+                let base = f64::from(params::lmr_base()) / 100.0;
+                let div = f64::from(params::lmr_div()) / 100.0;
+                *cell = (base + (d as f64).ln() * (n as f64).ln() / div) as u8;
+            }
+        }
+        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 8);
+        keys.extend_from_slice(history);
+        Worker {
+            id,
+            shared,
+            limits: limits.clone(),
+            nodes: 0,
+            nodes_flushed: 0,
+            seldepth: 0,
+            keys,
+            killers: [[Move::NULL; 2]; MAX_PLY + 2],
+            history: Box::new([[0; HIST_SIZE]; 2]),
+            counter: Box::new([Move::NULL; HIST_SIZE]),
+            prev_move: [Move::NULL; MAX_PLY + 2],
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            static_eval: [0; MAX_PLY + 2],
+            excluded_root: Vec::new(),
+            has_bias: limits.bias.iter().flatten().any(|&b| b != 0),
+            lmr,
+            net: None,
+            acc: vec![Accumulator::default(); MAX_PLY + 2].into_boxed_slice(),
+        }
+    }
+
+    /// Plays `m` on `child` (a copy of the position at `ply`) and brings the
+    /// NNUE accumulators of `ply + 1` up to date.
+    #[inline]
+    pub(super) fn make(&mut self, child: &mut Position, m: Move, ply: usize) {
+        let delta = child.make_move_delta(m);
+        if let Some(net) = self.net.as_deref() {
+            let (done, next) = self.acc.split_at_mut(ply + 1);
+            net.update(&done[ply], &delta, child, &mut next[0]);
+        }
+    }
+
+    /// A null move changes no piece: the accumulators are copied.
+    #[inline]
+    pub(super) fn make_null(&mut self, child: &mut Position, ply: usize) {
+        child.make_null_move();
+        if self.net.is_some() {
+            self.acc[ply + 1] = self.acc[ply];
+        }
+    }
+
+    #[inline]
+    pub(super) fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
+        let mut v = match self.net.as_deref() {
+            Some(net) => net.evaluate(&self.acc[ply], pos.side_to_move()),
+            None => evaluate(pos),
+        };
+        if self.has_bias {
+            let us = pos.side_to_move();
+            for (c, sign) in [(us, 1), (us.flip(), -1)] {
+                for k in PieceType::POCKET {
+                    let b = self.limits.bias[c.index()][k.index()];
+                    if b != 0 {
+                        // Board and hand alike: a piece is given away only by
+                        // being captured, and counting the board alone would
+                        // pay for every drop of a "do not give" piece.
+                        let n = pos.pieces(c, k).count() as i32 + i32::from(pos.pocket(c, k));
+                        v += sign * b * n;
+                    }
+                }
+            }
+        }
+        v
+    }
+
+    #[inline]
+    pub(super) fn stopped(&self) -> bool {
+        self.shared.stop.load(Ordering::Relaxed)
+    }
+
+    /// Counts a node; every 1024 nodes flushes the count and (main thread)
+    /// checks the clock and the node budget.
+    #[inline]
+    pub(super) fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            let delta = self.nodes - self.nodes_flushed;
+            self.nodes_flushed = self.nodes;
+            let total = self.shared.nodes.fetch_add(delta, Ordering::Relaxed) + delta;
+            if let Some(n) = self.limits.nodes {
+                if total >= n {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            if self.id == 0 && !self.shared.pondering.load(Ordering::Relaxed) {
+                if let Some(h) = self.limits.hard_time {
+                    if self.shared.elapsed() >= h {
+                        self.shared.stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.nodes_flushed)
+    }
+
+    /// Has this position occurred before since the last irreversible move
+    /// (in the game or the search line)? Twice is enough inside the search.
+    pub(super) fn is_repetition(&self, pos: &Position) -> bool {
+        let n = self.keys.len();
+        let window = (pos.halfmove_clock() as usize).min(n);
+        let key = pos.key();
+        // Positions of the same side to move: every second entry back.
+        let mut i = 2;
+        while i <= window {
+            if self.keys[n - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// The score when the side to move has no legal move.
+    pub(super) fn terminal_score(&self, pos: &Position, ply: usize) -> i32 {
+        let rules = pos.rules();
+        if rules.losers_win {
+            return MATE - ply as i32;
+        }
+        if pos.in_check() {
+            return -MATE + ply as i32;
+        }
+        if pos.duty_pending() {
+            let mut all = MoveCounter::default();
+            pos.generate_ignoring_duty(&mut all);
+            if all.0 > 0 {
+                return -MATE + ply as i32;
+            }
+        }
+        0
+    }
+
+    /// The PV at `ply` becomes `m` followed by the PV of `ply + 1`.
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+}
