@@ -162,7 +162,9 @@ pub fn run(depth: i32, hash_mb: usize, line: &mut dyn FnMut(String)) -> BenchRes
     let mut nodes = 0;
     for (i, (variant, fen)) in POSITIONS.iter().enumerate() {
         let mut engine = Engine::new();
-        engine.set_hash(hash_mb);
+        if let Err(e) = engine.set_hash(hash_mb) {
+            line(format!("hash: {e}"));
+        }
         engine.set_rules(variant.rules());
         let pos = match Position::from_fen(fen, variant.rules()) {
             Ok(p) => p,

@@ -1,125 +1,61 @@
-//! The engine facade: the game (position and history), options, the hash
-//! table, and searches running in the background. The protocol layers
-//! (`uci`, later `xboard`) drive it; it never reads or writes stdio.
+//! The engine facade: the game (position and history), the settings, the
+//! hash table, the bughouse state, and searches running in the background.
+//! The protocols (`protocol::uci`, `protocol::xboard`) drive it and format
+//! what it reports through a [`Listener`]; it never reads or writes stdio.
+//!
+//! Decisions are made here once for every protocol: how long to think
+//! ([`crate::search::timeman`]), and on a bughouse board what to tell the
+//! partner and whether to sit ([`crate::bughouse::strategy`]).
 
+use crate::bughouse::partner::PartnerMessage;
+use crate::bughouse::strategy::{Bughouse, Decision};
 use crate::eval::nnue::Network;
-use crate::partner::PartnerState;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
-pub use crate::search::timeman::{time_limits, Clock};
-use crate::search::TranspositionTable;
-use crate::search::{self, Info, Limits, SearchResult, Shared};
-use crate::types::{Color, Move, PieceType, Square};
+use crate::search::{self, Info, Limits, SearchResult, Shared, TranspositionTable};
+use crate::types::{Color, Move, PieceType};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// Depth of the short searches that value owed pieces.
-pub const OWED_DEPTH: i32 = 4;
-/// Below this much on its clock (ms) the engine skips the owed-piece
-/// searches (no requests, no sitting) and spends the time on its move.
-pub const OWED_MIN_CLOCK_MS: u64 = 4000;
-/// Gain (centipawns) beyond a piece's usual pocket value from one more
-/// piece in hand that makes the engine ask its partner for it; the same
-/// loss makes it say "dont give".
-pub const NEED_GAIN: i32 = 200;
-/// Gain (centipawns, beyond the usual pocket value) from a piece not yet in
-/// hand that makes the engine sit and wait for it, when the clock allows...
-pub const SIT_GAIN: i32 = 400;
-/// ... and the score it would then reach (a decisive one: mate, or close).
-pub const SIT_SCORE: i32 = 1000;
+pub use crate::search::timeman::{time_limits, Clock};
 
-/// Scores of the owed-piece searches ([`Engine::owed_pieces`]), indexed by
-/// pocket piece kind (P N B R Q); `None` where the pocket was full.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct OwedPieces {
-    /// The position as it is.
-    pub base: i32,
-    /// With one more piece of that kind in our pocket.
-    pub mine: [Option<i32>; 5],
-    /// With one more piece of that kind in the opponent's pocket.
-    pub theirs: [Option<i32>; 5],
+/// A `go`: the clocks, the other limits, and whether it is a ponder search.
+#[derive(Clone, Debug, Default)]
+pub struct GoRequest {
+    /// Clocks, increments, moves to go, fixed move time.
+    pub clock: Clock,
+    /// Depth, nodes, mate, infinite, searchmoves, MultiPV (the time limits
+    /// are filled in from the clock).
+    pub limits: Limits,
+    /// Search on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
 }
 
-/// What the engine does on a bughouse board before it thinks.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BughousePlan {
-    /// Messages for the partner, in the partner vocabulary.
-    pub messages: Vec<String>,
-    /// Sit waiting for this piece, for at most this long.
-    pub sit_for: Option<(PieceType, Duration)>,
-}
-
-/// The score (side to move's view) of a one-thread search of `pos` to
-/// `depth` with a small private table: the engine's quick look at a
-/// hypothetical position.
-pub fn short_search(pos: &Position, depth: i32) -> i32 {
-    let tt = Arc::new(TranspositionTable::new(1));
-    let shared = Arc::new(Shared::new(tt));
-    let limits = Limits {
-        depth: Some(depth),
-        multipv: 1,
-        ..Limits::default()
-    };
-    search::search(pos, &[pos.key()], &limits, 1, shared, &|_| {}).score
-}
-
-/// Gambler promotion rule: the piece of the opponent that `chooser` takes
-/// off `pos` (his own board) when his partner promotes. Each queen, rook,
-/// bishop or knight whose removal leaves nobody in an impossible check is
-/// tried with a short search; the piece also lands on the partner's board,
-/// so half its pocket value is added. `None` when nothing may be taken.
-pub fn gambler_choice(pos: &Position, chooser: Color) -> Option<Square> {
-    let them = chooser.flip();
-    let mut best: Option<(i32, Square)> = None;
-    for kind in [
-        PieceType::Queen,
-        PieceType::Rook,
-        PieceType::Bishop,
-        PieceType::Knight,
-    ] {
-        for sq in pos.pieces(them, kind) {
-            let mut p = *pos;
-            if p.take_piece(sq).is_err() {
-                continue;
-            }
-            // The side not to move may not be left in check.
-            if crate::bughouse::opponent_in_check(&p) {
-                continue;
-            }
-            let s = short_search(&p, 3).clamp(-5000, 5000);
-            let ours = if p.side_to_move() == chooser { s } else { -s };
-            let score = ours + hand_value(kind) / 2;
-            if best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, sq));
-            }
-        }
-    }
-    best.map(|(_, sq)| sq)
-}
-
-/// What one more piece of kind `k` in hand is usually worth: the
-/// evaluation's pocket value (centipawns).
-pub fn hand_value(k: PieceType) -> i32 {
-    crate::eval::hand_value(k)
-}
-
-/// How long the side to move may sit with `own_ms` on its clock against
-/// `their_ms` on its opponent's: sitting costs only our clock, so we wait
-/// while we stay at least a second ahead of the opponent, and never more
-/// than a third of what is left. `None` when that is under 300 ms.
-pub fn sit_budget(own_ms: u64, their_ms: u64) -> Option<Duration> {
-    let budget = own_ms
-        .saturating_sub(their_ms)
-        .saturating_sub(1000)
-        .min(own_ms / 3);
-    (budget >= 300).then(|| Duration::from_millis(budget))
+/// Where a background search's output goes; each protocol formats it.
+pub trait Listener: Send + Sync {
+    /// A completed iteration (or MultiPV line).
+    fn info(&self, info: &Info);
+    /// The search's result (not called for a search that was aborted or
+    /// restarted).
+    fn best_move(&self, result: &SearchResult);
+    /// A message for the bughouse partner.
+    fn tell_partner(&self, _msg: PartnerMessage) {}
+    /// The engine sits, waiting for `piece`, for at most `budget`.
+    fn sitting(&self, _piece: PieceType, _budget: Duration) {}
 }
 
 struct Running {
     shared: Arc<Shared>,
     handle: JoinHandle<()>,
+}
+
+/// The `go` of the running search, kept to restart it.
+struct LastGo {
+    request: GoRequest,
+    started: Instant,
+    listener: Arc<dyn Listener>,
 }
 
 /// Engine state shared by the protocol front ends.
@@ -138,16 +74,12 @@ pub struct Engine {
     pub multipv: usize,
     /// Milliseconds kept back per move for communication delays.
     pub move_overhead: u64,
-    /// Bughouse: what the partner asked for.
-    pub partner: PartnerState,
-    /// Bughouse: the partner's board (two in the three-board form's centre),
-    /// when the protocol told us.
-    pub partner_boards: Vec<Position>,
-    /// Bughouse: clocks in ms (own board White, Black; partner board White, Black).
-    pub bughouse_clocks: Option<[u64; 4]>,
-    /// Bughouse: send partner messages and act on those received
-    /// (option `PartnerMessages`).
-    pub partner_messages: bool,
+    /// Bughouse: the partner's requests and board, the clocks, our requests.
+    pub bughouse: Bughouse,
+    /// The protocol carries partner messages (UCI with `UCI_Bughouse`,
+    /// xboard): on a bughouse board the engine then plans requests and
+    /// sitting before each move.
+    pub partner_talk: bool,
     /// The NNUE network loaded (`EvalFile`; the embedded one by default).
     pub net: Option<Arc<Network>>,
     /// Name of the loaded network (`EvalFile`).
@@ -155,6 +87,7 @@ pub struct Engine {
     /// Evaluate with the network where it serves the variant (`Use NNUE`).
     pub use_nnue: bool,
     running: Option<Running>,
+    last_go: Option<LastGo>,
 }
 
 impl Default for Engine {
@@ -179,14 +112,13 @@ impl Engine {
             hash_mb: 16,
             multipv: 1,
             move_overhead: 30,
-            partner: PartnerState::default(),
-            partner_boards: Vec::new(),
-            bughouse_clocks: None,
-            partner_messages: true,
+            bughouse: Bughouse::default(),
+            partner_talk: false,
             net: crate::eval::nnue::default_network(),
             eval_file: crate::eval::nnue::DEFAULT_NET_NAME.to_string(),
             use_nnue: crate::eval::nnue::USE_NNUE_DEFAULT,
             running: None,
+            last_go: None,
         }
     }
 
@@ -198,6 +130,7 @@ impl Engine {
     /// Changes the rules (variant or house rule); the position is reset to
     /// the start position when the variant changes, otherwise re-read.
     pub fn set_rules(&mut self, rules: Rules) {
+        self.stop();
         let variant_changed = rules.variant != self.rules.variant;
         self.rules = rules;
         if variant_changed {
@@ -209,6 +142,11 @@ impl Engine {
                 Err(_) => self.position.set_rules(rules),
             }
         }
+    }
+
+    /// Changes the variant, keeping the house rules.
+    pub fn set_variant(&mut self, variant: Variant) {
+        self.set_rules(self.rules.with_variant(variant));
     }
 
     /// The current position.
@@ -224,6 +162,11 @@ impl Engine {
     /// Moves played from the base position of the last `position` command.
     pub fn moves(&self) -> &[Move] {
         &self.moves
+    }
+
+    /// Keys of the game's positions, the current one last.
+    pub fn history(&self) -> &[u64] {
+        &self.history
     }
 
     /// Sets the position: a start position and moves that are already
@@ -261,16 +204,17 @@ impl Engine {
         self.moves.push(m);
     }
 
-    /// Adds a piece to a pocket of the current position (bughouse).
-    pub fn add_to_pocket(&mut self, c: Color, k: PieceType) -> Result<(), String> {
-        self.position.add_to_pocket(c, k)?;
-        if let Some(last) = self.history.last_mut() {
-            *last = self.position.key();
-        }
-        Ok(())
+    /// Takes back the last `n` moves (xboard `undo`, `remove`).
+    pub fn undo(&mut self, n: usize) {
+        let keep = self.moves.len().saturating_sub(n);
+        let moves = self.moves[..keep].to_vec();
+        self.set_position(self.base, moves);
     }
 
-    /// Sets both pockets of the current position (bughouse `holding`).
+    /// Sets both pockets of the current position (bughouse `holding`). A
+    /// running search starts again on the new pockets, with the time it
+    /// already used taken off its clock, without reporting the interrupted
+    /// one. On error nothing changes (a running search goes on).
     pub fn set_pockets(&mut self, counts: [[u8; 5]; 2]) -> Result<(), String> {
         let mut pos = self.position;
         for c in Color::ALL {
@@ -283,11 +227,33 @@ impl Engine {
                 }
             }
         }
+        let restart = if self.is_searching() {
+            self.abort();
+            self.last_go.take()
+        } else {
+            None
+        };
         self.position = pos;
         if let Some(last) = self.history.last_mut() {
             *last = pos.key();
         }
+        if let Some(last) = restart {
+            let side = self.position.side_to_move();
+            let request = GoRequest {
+                clock: last.request.clock.spent(side, last.started.elapsed()),
+                ..last.request
+            };
+            self.launch(request, last.listener, false);
+        }
         Ok(())
+    }
+
+    /// A message from the bughouse partner; `go` after `sit` plays the move
+    /// that was held back.
+    pub fn hear(&mut self, msg: PartnerMessage) {
+        if self.bughouse.hear(msg) && self.is_searching() {
+            self.stop();
+        }
     }
 
     /// Ends a running search without reporting its result.
@@ -298,96 +264,6 @@ impl Engine {
             r.handle.thread().unpark();
             let _ = r.handle.join();
         }
-    }
-
-    /// Bughouse: scores of short searches of the current position with one
-    /// more piece of each kind in our pocket (`mine`) and in the opponent's
-    /// (`theirs`), and without (`base`), all from the side to move's view
-    /// and clamped to +-2000 so that a mate counts as a large gain, not an
-    /// infinite one. These are the "owed" pieces: drops of pieces that are
-    /// not in hand yet, searched as if the partner had already sent them.
-    pub fn owed_pieces(&self) -> OwedPieces {
-        let pos = self.position;
-        let us = pos.side_to_move();
-        let score = |p: &Position| short_search(p, OWED_DEPTH).clamp(-2000, 2000);
-        let mut owed = OwedPieces {
-            base: score(&pos),
-            ..OwedPieces::default()
-        };
-        for k in PieceType::POCKET {
-            let mut mine = pos;
-            if mine.add_to_pocket(us, k).is_ok() {
-                owed.mine[k.index()] = Some(score(&mine));
-            }
-            let mut theirs = pos;
-            if theirs.add_to_pocket(us.flip(), k).is_ok() {
-                owed.theirs[k.index()] = Some(score(&theirs));
-            }
-        }
-        owed
-    }
-
-    /// Can a piece of kind `k` reach our pocket soon? True when a partner
-    /// attacks one on his board (his opponent has our colour), or when no
-    /// partner board is known.
-    pub fn may_arrive(&self, k: PieceType) -> bool {
-        if self.partner_boards.is_empty() {
-            return true;
-        }
-        let ours = self.position.side_to_move();
-        self.partner_boards.iter().any(|board| {
-            let occ = board.occupied();
-            board
-                .pieces(ours, k)
-                .any(|sq| (board.attackers_to(sq, occ) & board.color_bb(ours.flip())).nonempty())
-        })
-    }
-
-    /// Bughouse: what to tell the partner and whether to sit before this
-    /// move. `own_ms` and `their_ms` are the clocks of the side to move and
-    /// of its opponent.
-    ///
-    /// Gains and losses are counted beyond the piece's usual pocket value.
-    /// Messages: `need X` for the piece that would help most (a gain of at
-    /// least [`NEED_GAIN`]), `dont give X` for the piece that would hurt most
-    /// in the opponent's hand. Sitting: when a piece not yet in hand would
-    /// gain at least [`SIT_GAIN`] and reach [`SIT_SCORE`] (a mate it allows,
-    /// typically), it may arrive ([`Engine::may_arrive`]), and the clock
-    /// allows waiting ([`sit_budget`]), the engine thinks on but holds its
-    /// move back until the piece arrives or the budget is spent.
-    pub fn bughouse_plan(&self, own_ms: Option<u64>, their_ms: Option<u64>) -> BughousePlan {
-        let mut plan = BughousePlan::default();
-        // The short searches cost tens of milliseconds: not with a low clock.
-        if !self.position.rules().two_boards || own_ms.is_some_and(|t| t < OWED_MIN_CLOCK_MS) {
-            return plan;
-        }
-        let owed = self.owed_pieces();
-        // Beyond the usual value: a request says a piece is worth much
-        // more than usual here, not that pieces are good to have.
-        let gain = |k: PieceType| owed.mine[k.index()].map_or(0, |s| s - owed.base - hand_value(k));
-        let loss =
-            |k: PieceType| owed.theirs[k.index()].map_or(0, |s| owed.base - s - hand_value(k));
-        let best_gain = PieceType::POCKET
-            .into_iter()
-            .max_by_key(|&k| (gain(k), k.index()));
-        let worst_loss = PieceType::POCKET
-            .into_iter()
-            .max_by_key(|&k| (loss(k), k.index()));
-        if self.partner_messages {
-            if let Some(k) = best_gain.filter(|&k| gain(k) >= NEED_GAIN) {
-                plan.messages.push(crate::partner::need_message(k));
-            }
-            if let Some(k) = worst_loss.filter(|&k| loss(k) >= NEED_GAIN) {
-                plan.messages.push(crate::partner::dont_give_message(k));
-            }
-        }
-        if let (Some(k), Some(own), Some(theirs)) = (best_gain, own_ms, their_ms) {
-            let decisive = owed.mine[k.index()].is_some_and(|s| s >= SIT_SCORE);
-            if gain(k) >= SIT_GAIN && decisive && self.may_arrive(k) {
-                plan.sit_for = sit_budget(own, theirs).map(|d| (k, d));
-            }
-        }
-        plan
     }
 
     /// The network searches evaluate with: the loaded one when `Use NNUE`
@@ -417,22 +293,36 @@ impl Engine {
         Ok(text)
     }
 
-    /// How long to hold the move back before this search, if at all: half
-    /// the clock when the partner asked us to sit, otherwise the plan's own
-    /// sitting budget.
-    pub fn hold_budget(&self, plan: &BughousePlan, own_ms: Option<u64>) -> Option<Duration> {
-        if self.partner.sit {
-            own_ms.map(|ms| Duration::from_millis(ms / 2))
-        } else {
-            plan.sit_for.map(|(_, d)| d)
-        }
-    }
-
-    /// Resizes the hash table (waits for a running search first).
-    pub fn set_hash(&mut self, mb: usize) {
+    /// Resizes the hash table (waits for a running search first). When the
+    /// memory cannot be had, a table of the old size stays (emptied if its
+    /// memory had to be given back to try) and the error says so.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         self.stop();
-        self.hash_mb = mb.max(1);
-        self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
+        let mb = mb.max(1);
+        let table = TranspositionTable::try_new(mb).or_else(|_| {
+            // The old table's memory may be what is missing: give it back, try again.
+            self.tt = Arc::new(TranspositionTable::new(1));
+            TranspositionTable::try_new(mb)
+        });
+        match table {
+            Ok(tt) => {
+                self.tt = Arc::new(tt);
+                self.hash_mb = mb;
+                Ok(())
+            }
+            Err(e) => {
+                if self.tt.size_mb() < self.hash_mb {
+                    let old = TranspositionTable::try_new(self.hash_mb);
+                    let (tt, kept) = match old {
+                        Ok(tt) => (tt, self.hash_mb),
+                        Err(_) => (TranspositionTable::new(1), 1),
+                    };
+                    self.tt = Arc::new(tt);
+                    self.hash_mb = kept;
+                }
+                Err(format!("{e}; keeping {} MB", self.hash_mb))
+            }
+        }
     }
 
     /// Empties the hash table.
@@ -441,33 +331,74 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// Starts a search in the background. `report` receives every info line
-    /// and `done` the result, after `stop` when the search is infinite or
-    /// pondering.
-    pub fn go<R, D>(&mut self, limits: Limits, ponder: bool, report: R, done: D)
-    where
-        R: Fn(&Info) + Send + Sync + 'static,
-        D: FnOnce(SearchResult) + Send + 'static,
-    {
+    /// The limits of a search for `request` and, on a bughouse board with a
+    /// partner to talk to, the bughouse decision. `new_move` is false for a
+    /// search restarted on changed pockets.
+    fn prepare(&mut self, request: &GoRequest, new_move: bool) -> (Limits, Option<Decision>) {
+        let pos = self.position;
+        let side = pos.side_to_move();
+        let (mut soft, mut hard) = time_limits(&request.clock, side, self.move_overhead);
+        let mut limits = Limits {
+            multipv: request.limits.multipv.max(self.multipv),
+            net: self.active_net(),
+            ..request.limits.clone()
+        };
+        if pos.rules().two_boards {
+            limits.bias = self.bughouse.bias(side);
+        }
+        let mut decision = None;
+        if self.partner_talk && pos.rules().two_boards {
+            let (own, theirs) = (request.clock.of(side).0, request.clock.of(side.flip()).0);
+            let planning = Instant::now();
+            let d = self.bughouse.decide(&pos, own, theirs, new_move);
+            // The planning searches used the clock too.
+            let used = planning.elapsed();
+            let one = Duration::from_millis(1);
+            let cut = |t: Duration| t.saturating_sub(used).max(one) * d.time_percent / 100;
+            soft = soft.map(cut);
+            hard = hard.map(cut);
+            if let (false, Some(budget)) = (limits.infinite, d.hold) {
+                // Sitting: think on until the partner says go or the piece
+                // arrives (a pocket change restarts the search), within a budget.
+                limits.infinite = true;
+                soft = None;
+                hard = Some(budget);
+            }
+            decision = Some(d);
+        }
+        limits.soft_time = soft;
+        limits.hard_time = hard;
+        (limits, decision)
+    }
+
+    /// Starts a search in the background for `request`; `listener` receives
+    /// its output. The result comes after `stop` when the search is
+    /// infinite or pondering.
+    pub fn go(&mut self, request: GoRequest, listener: Arc<dyn Listener>) {
         self.stop();
+        self.launch(request, listener, true);
+    }
+
+    fn launch(&mut self, request: GoRequest, listener: Arc<dyn Listener>, new_move: bool) {
+        let (limits, decision) = self.prepare(&request, new_move);
+        if let Some(d) = &decision {
+            for &msg in &d.requests {
+                listener.tell_partner(msg);
+            }
+            let holds = !request.limits.infinite && !self.bughouse.partner.sit;
+            if let (true, Some((piece, budget))) = (holds, d.sit_for) {
+                listener.sitting(piece, budget);
+            }
+        }
         let shared = Arc::new(Shared::new(self.tt.clone()));
-        shared.pondering.store(ponder, Ordering::Relaxed);
+        shared.pondering.store(request.ponder, Ordering::Relaxed);
         let root = self.position;
         let history = self.history.clone();
         let threads = self.threads;
-        let bias = if root.rules().two_boards && self.partner_messages {
-            self.partner.bias(root.side_to_move())
-        } else {
-            limits.bias
-        };
-        let limits = Limits {
-            multipv: limits.multipv.max(self.multipv),
-            bias,
-            net: self.active_net(),
-            ..limits
-        };
         let s = shared.clone();
+        let out = listener.clone();
         let handle = std::thread::spawn(move || {
+            let report = |info: &Info| out.info(info);
             let result = search::search(&root, &history, &limits, threads, s.clone(), &report);
             // UCI: with `infinite` or while pondering, bestmove waits for stop/ponderhit.
             // A sitting search (infinite with a hard limit) waits no longer
@@ -483,17 +414,22 @@ impl Engine {
                 std::thread::park_timeout(Duration::from_millis(1));
             }
             if !s.silent.load(Ordering::Relaxed) {
-                done(result);
+                out.best_move(&result);
             }
         });
         self.running = Some(Running { shared, handle });
+        self.last_go = Some(LastGo {
+            request,
+            started: Instant::now(),
+            listener,
+        });
     }
 
     /// `ponderhit`: the expected move was played; the clock now runs.
     pub fn ponderhit(&mut self) {
         if let Some(r) = &self.running {
             if let Ok(mut s) = r.shared.start.lock() {
-                *s = std::time::Instant::now();
+                *s = Instant::now();
             }
             r.shared.pondering.store(false, Ordering::Relaxed);
         }
@@ -541,9 +477,10 @@ impl Engine {
         )
     }
 
-    /// A new game: clears the hash table.
+    /// A new game: clears the hash table and the bughouse requests.
     pub fn new_game(&mut self) {
         self.clear_hash();
+        self.bughouse.new_game();
         let start = Position::start_with(self.rules);
         self.set_position(start, Vec::new());
     }
@@ -552,68 +489,5 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sit_budget_needs_a_clock_lead() {
-        assert_eq!(
-            sit_budget(20_000, 10_000),
-            Some(Duration::from_millis(6_666))
-        );
-        assert_eq!(
-            sit_budget(20_000, 17_000),
-            Some(Duration::from_millis(2_000))
-        );
-        assert_eq!(sit_budget(10_000, 20_000), None);
-        assert_eq!(sit_budget(10_000, 9_500), None);
-        assert_eq!(sit_budget(600, 0), None);
-    }
-
-    fn smother_engine() -> Engine {
-        let mut e = Engine::new();
-        e.set_rules(Variant::Bughouse.rules());
-        let pos = Position::from_fen("6rk/6pp/8/8/8/8/PPP5/1K6[] w - - 0 1", e.rules()).unwrap();
-        e.set_position(pos, Vec::new());
-        e
-    }
-
-    #[test]
-    fn owed_knight_makes_the_engine_ask_and_sit() {
-        let e = smother_engine();
-        let owed = e.owed_pieces();
-        assert_eq!(owed.mine[PieceType::Knight.index()], Some(2000), "{owed:?}");
-        let plan = e.bughouse_plan(Some(20_000), Some(10_000));
-        assert!(plan.messages.contains(&"need n".to_string()), "{plan:?}");
-        assert_eq!(
-            plan.sit_for,
-            Some((PieceType::Knight, Duration::from_millis(6_666)))
-        );
-        // Behind on the clock: ask, but play on.
-        let plan = e.bughouse_plan(Some(10_000), Some(20_000));
-        assert!(plan.messages.contains(&"need n".to_string()));
-        assert_eq!(plan.sit_for, None);
-    }
-
-    #[test]
-    fn a_piece_may_arrive_only_when_the_partner_attacks_one() {
-        let mut e = smother_engine();
-        // Partner (Black on the other board) attacks White's knight on c3
-        // with his pawn on b4; no white bishop is attacked.
-        let partner = "r1bqkbnr/pppppppp/2n5/8/1p6/2N5/PPPPPPPP/R1BQKBNR[] w KQkq - 0 1";
-        e.partner_boards = vec![Position::from_fen(partner, e.rules()).unwrap()];
-        assert!(e.may_arrive(PieceType::Knight));
-        assert!(!e.may_arrive(PieceType::Bishop));
-        let plan = e.bughouse_plan(Some(20_000), Some(10_000));
-        assert_eq!(plan.sit_for.map(|(k, _)| k), Some(PieceType::Knight));
-        // Nothing of the kind is attacked: no sitting for it.
-        let quiet = "rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR[] b KQkq - 0 1";
-        e.partner_boards = vec![Position::from_fen(quiet, e.rules()).unwrap()];
-        assert!(!e.may_arrive(PieceType::Knight));
-        assert_eq!(e.bughouse_plan(Some(20_000), Some(10_000)).sit_for, None);
     }
 }

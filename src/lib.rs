@@ -9,15 +9,13 @@ pub mod bench;
 pub mod bughouse;
 pub mod engine;
 pub mod eval;
-pub mod partner;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod types;
-pub mod uci;
-pub mod xboard;
 
 pub use position::movegen::{MoveList, MoveSink};
 pub use position::outcome::{EndReason, Outcome};

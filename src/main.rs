@@ -65,7 +65,7 @@ fn main() -> ExitCode {
     rukav::attacks::init();
     match cli.command {
         None => {
-            rukav::uci::main_loop();
+            rukav::protocol::main_loop();
             ExitCode::SUCCESS
         }
         Some(Command::Bench { depth }) => {
@@ -78,9 +78,7 @@ fn main() -> ExitCode {
         Some(Command::Bpgn { file }) => exit_code(
             std::fs::read_to_string(&file)
                 .map_err(|e| format!("{}: {e}", file.display()))
-                .and_then(|text| {
-                    rukav::bughouse::bpgn::check(&text, rukav::Variant::Bughouse.rules())
-                })
+                .and_then(|text| tools::bpgn::check(&text, rukav::Variant::Bughouse.rules()))
                 .map(|line| println!("{line}")),
         ),
         Some(Command::Datagen(args)) => exit_code(tools::datagen::main(args)),

@@ -1,4 +1,7 @@
-//! Variants and house rules as plain data (`Rules`), modified by UCI options.
+//! Variants and house rules as plain data: a closed [`Variant`] enum, a
+//! [`Rules`] struct of what the variants differ in, built by struct update,
+//! and typed [`HouseRule`]s that modify a copy. Option names and values are
+//! the protocol layer's business (`protocol::options`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -122,31 +125,6 @@ pub enum PawnDrop2nd {
     CheckOnly,
 }
 
-impl PawnDrop2nd {
-    /// UCI value.
-    pub const fn name(self) -> &'static str {
-        match self {
-            PawnDrop2nd::Allowed => "allowed",
-            PawnDrop2nd::Forbidden => "forbidden",
-            PawnDrop2nd::CheckOnly => "check-only",
-        }
-    }
-}
-
-impl FromStr for PawnDrop2nd {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "allowed" => Ok(PawnDrop2nd::Allowed),
-            "forbidden" => Ok(PawnDrop2nd::Forbidden),
-            "check-only" => Ok(PawnDrop2nd::CheckOnly),
-            other => Err(format!(
-                "PawnDrop2nd must be allowed, forbidden or check-only, not '{other}'"
-            )),
-        }
-    }
-}
-
 /// Bughouse promotion rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PromotionRule {
@@ -267,67 +245,55 @@ impl Default for Rules {
     }
 }
 
-/// Parses a UCI check value (`true`/`false`).
-pub fn parse_bool(value: &str) -> Result<bool, String> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "true" | "1" | "on" => Ok(true),
-        "false" | "0" | "off" => Ok(false),
-        other => Err(format!("expected true or false, not '{other}'")),
-    }
+/// One house rule of rules.md with its value: what a UCI option such as
+/// `DropCheck` sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HouseRule {
+    /// Drops may give check.
+    DropCheck(bool),
+    /// Drops may give mate.
+    DropMate(bool),
+    /// Pawns may be dropped on the dropping side's 7th rank.
+    PawnDrop7th(bool),
+    /// Pawn drops on the dropping side's own 2nd rank.
+    PawnDrop2nd(PawnDrop2nd),
+    /// A captured promoted piece goes to the pocket as a pawn.
+    PromotedRevert(bool),
+    /// A rook dropped on its corner restores castling.
+    DroppedRookCastles(bool),
+    /// Bughouse promotion rule.
+    PromotionRule(PromotionRule),
 }
 
-/// The house-rule options of rules.md (exact UCI names).
-pub const HOUSE_RULE_OPTIONS: [&str; 7] = [
-    "DropCheck",
-    "DropMate",
-    "PawnDrop7th",
-    "PawnDrop2nd",
-    "PromotedRevert",
-    "DroppedRookCastles",
-    "PromotionRule",
-];
-
-/// Applies one house-rule option by its UCI name (case-insensitive) to `rules`.
-/// `UCI_Variant` resets the rules to that variant's defaults but keeps the
-/// house rules already set. On error `rules` is unchanged.
-pub fn set_house_rule(rules: &mut Rules, name: &str, value: &str) -> Result<(), String> {
-    let mut r = *rules;
-    match name.trim().to_ascii_lowercase().as_str() {
-        "uci_variant" => {
-            let v: Variant = value.parse()?;
-            let base = v.rules();
-            r = Rules {
-                drop_check: r.drop_check,
-                drop_mate: r.drop_mate,
-                pawn_drop_7th: r.pawn_drop_7th,
-                pawn_drop_2nd: r.pawn_drop_2nd,
-                promoted_revert: r.promoted_revert,
-                dropped_rook_castles: r.dropped_rook_castles,
-                promotion_rule: r.promotion_rule,
-                ..base
-            };
+impl Rules {
+    /// These rules with one house rule changed.
+    pub const fn with(self, rule: HouseRule) -> Rules {
+        let mut r = self;
+        match rule {
+            HouseRule::DropCheck(v) => r.drop_check = v,
+            HouseRule::DropMate(v) => r.drop_mate = v,
+            HouseRule::PawnDrop7th(v) => r.pawn_drop_7th = v,
+            HouseRule::PawnDrop2nd(v) => r.pawn_drop_2nd = v,
+            HouseRule::PromotedRevert(v) => r.promoted_revert = v,
+            HouseRule::DroppedRookCastles(v) => r.dropped_rook_castles = v,
+            HouseRule::PromotionRule(v) => r.promotion_rule = v,
         }
-        "dropcheck" => r.drop_check = parse_bool(value)?,
-        "dropmate" => r.drop_mate = parse_bool(value)?,
-        "pawndrop7th" => r.pawn_drop_7th = parse_bool(value)?,
-        "pawndrop2nd" => r.pawn_drop_2nd = value.parse()?,
-        "promotedrevert" => r.promoted_revert = parse_bool(value)?,
-        "droppedrookcastles" => r.dropped_rook_castles = parse_bool(value)?,
-        "promotionrule" => {
-            r.promotion_rule = match value.trim().to_ascii_lowercase().as_str() {
-                "standard" => PromotionRule::Standard,
-                "gambler" => PromotionRule::Gambler,
-                other => {
-                    return Err(format!(
-                        "PromotionRule must be standard or gambler, not '{other}'"
-                    ))
-                }
-            }
-        }
-        other => return Err(format!("unknown rule option '{other}'")),
+        r
     }
-    *rules = r;
-    Ok(())
+
+    /// The rules of `variant` with the house rules of these rules kept.
+    pub const fn with_variant(self, variant: Variant) -> Rules {
+        Rules {
+            drop_check: self.drop_check,
+            drop_mate: self.drop_mate,
+            pawn_drop_7th: self.pawn_drop_7th,
+            pawn_drop_2nd: self.pawn_drop_2nd,
+            promoted_revert: self.promoted_revert,
+            dropped_rook_castles: self.dropped_rook_castles,
+            promotion_rule: self.promotion_rule,
+            ..variant.rules()
+        }
+    }
 }
 
 /// The control period (first and last move number) that contains `color`'s

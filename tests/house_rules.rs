@@ -4,7 +4,7 @@
 //! Every count below is derived by hand in the comment next to it
 //! (K = king moves, drops counted over empty squares).
 
-use rukav::rules::set_house_rule;
+use rukav::protocol::options::apply_rules_option as set_house_rule;
 use rukav::{Color, EndReason, Outcome, PieceType, Position, Rules, Square, Variant};
 
 fn rules(variant: Variant, options: &[(&str, &str)]) -> Rules {

@@ -90,7 +90,7 @@ fn incremental_equals_refresh_with_house_rules() {
     let hidden = 16;
     let net = random_net(9, hidden, vec![Variant::Crazyhouse]);
     let mut rules = Variant::Crazyhouse.rules();
-    rukav::rules::set_house_rule(&mut rules, "PromotedRevert", "false").unwrap();
+    rukav::protocol::options::apply_rules_option(&mut rules, "PromotedRevert", "false").unwrap();
     // White promotes, Black's rook takes the new queen (it goes to Black's
     // pocket as a queen) and Black drops it.
     let mut pos = Position::from_fen("1r2k3/P7/8/8/8/8/8/4K3[] w - - 0 1", rules).unwrap();

@@ -5,7 +5,7 @@
 //! `RUKAV_PERFT_BUDGET` (default 300 million: every depth the suites list).
 //! A missing or empty suite file fails its test.
 
-use rukav::rules::set_house_rule;
+use rukav::protocol::options::apply_rules_option as set_house_rule;
 use rukav::{perft::perft, Position, Rules, Variant};
 use std::path::PathBuf;
 

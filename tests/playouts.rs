@@ -21,7 +21,7 @@
 //!
 //! The PRNG is a seeded splitmix64, so every run plays the same games.
 
-use rukav::rules::set_house_rule;
+use rukav::protocol::options::apply_rules_option as set_house_rule;
 use rukav::{Color, EndReason, Outcome, Piece, PieceType, Position, Rules, Square, Variant};
 
 use rukav::rng::Rng;

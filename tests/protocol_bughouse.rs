@@ -293,8 +293,20 @@ fn xboard_bughouse_session() {
     s.send("new");
     s.send("variant bughouse");
     s.send("partner somebody");
+    // Partners get an answer they can read, not an error line.
     s.send("ptell hello");
-    s.expect("ptell error", |l| l.starts_with("Error (ptell)"));
+    let answer = s.expect("polite answer", |l| l.starts_with("tellics ptell"));
+    assert!(
+        answer.contains("'hello'") && answer.contains("ptell help"),
+        "{answer}"
+    );
+    s.send("ptell help");
+    let help = s.expect("help", |l| l.starts_with("tellics ptell I understand"));
+    assert!(help.contains("need") && help.contains("sit"), "{help}");
+    s.send("ptell ?");
+    s.expect("help again", |l| {
+        l.starts_with("tellics ptell I understand")
+    });
     s.send("ptell +n");
     s.send("ping 7");
     s.expect("pong", |l| l == "pong 7");

@@ -1,8 +1,10 @@
 //! Moves as text: UCI long algebraic (`e2e4`, `e7e8q`, `P@e4`, castling as
-//! the king's move), read and checked against the legal moves.
+//! the king's move) and standard algebraic (`Nf3`, `exd5`, `e8=Q`, `O-O`,
+//! `N@f3`), read and checked against the legal moves.
 
+use super::outcome::{EndReason, Outcome};
 use super::Position;
-use crate::types::Move;
+use crate::types::{Move, MoveKind, PieceType, Square};
 
 impl Position {
     /// Parses a move in UCI notation (`e2e4`, `e7e8q`, `P@e4`, `n@f6`,
@@ -25,4 +27,104 @@ impl Position {
             .find(|m| m.to_string() == normalized)
             .ok_or_else(|| format!("illegal move '{t}' in {}", self.fen()))
     }
+}
+
+/// SAN without the check suffix.
+fn san_base(pos: &Position, m: Move) -> String {
+    match m.kind() {
+        MoveKind::Drop(k) => format!("{}@{}", k.char().to_ascii_uppercase(), m.to()),
+        MoveKind::Castle => {
+            if m.to().file() > m.from().file() {
+                "O-O".into()
+            } else {
+                "O-O-O".into()
+            }
+        }
+        kind => {
+            let moved = pos.moved_kind(m);
+            let capture = pos.is_capture(m);
+            let mut s = String::new();
+            if moved == PieceType::Pawn {
+                if capture {
+                    s.push((b'a' + m.from().file()) as char);
+                    s.push('x');
+                }
+                s.push_str(&m.to().to_string());
+                if let MoveKind::Promotion(p) = kind {
+                    s.push('=');
+                    s.push(p.char().to_ascii_uppercase());
+                }
+            } else {
+                s.push(moved.char().to_ascii_uppercase());
+                let rivals: Vec<Square> = pos
+                    .legal_moves()
+                    .iter()
+                    .filter(|o| {
+                        !o.is_drop()
+                            && !o.is_castle()
+                            && o.to() == m.to()
+                            && o.from() != m.from()
+                            && pos.moved_kind(**o) == moved
+                    })
+                    .map(|o| o.from())
+                    .collect();
+                if !rivals.is_empty() {
+                    let same_file = rivals.iter().any(|r| r.file() == m.from().file());
+                    let same_rank = rivals.iter().any(|r| r.rank() == m.from().rank());
+                    if !same_file {
+                        s.push((b'a' + m.from().file()) as char);
+                    } else if !same_rank {
+                        s.push((b'1' + m.from().rank()) as char);
+                    } else {
+                        s.push_str(&m.from().to_string());
+                    }
+                }
+                if capture {
+                    s.push('x');
+                }
+                s.push_str(&m.to().to_string());
+            }
+            s
+        }
+    }
+}
+
+/// Standard algebraic notation of a legal move: `Nf3`, `exd5`, `e8=Q`,
+/// `O-O`, drops `N@f3`; `+` for check, `#` for mate (bughouse mate rule).
+pub fn san(pos: &Position, m: Move) -> String {
+    let mut s = san_base(pos, m);
+    let mut after = *pos;
+    after.make_move(m);
+    if after.in_check() {
+        let mate = matches!(
+            after.outcome(),
+            Some(Outcome::Win {
+                reason: EndReason::Checkmate,
+                ..
+            })
+        );
+        s.push(if mate { '#' } else { '+' });
+    }
+    s
+}
+
+/// Parses SAN (or UCI notation) into a legal move of `pos`.
+pub fn parse_san(pos: &Position, text: &str) -> Result<Move, String> {
+    let t = text.trim_end_matches(['+', '#', '!', '?']);
+    let t = t.replace("0-0-0", "O-O-O").replace("0-0", "O-O");
+    let norm = |s: &str| -> String {
+        if let Some((p, sq)) = s.split_once('@') {
+            format!("{}@{}", p.to_ascii_uppercase(), sq)
+        } else {
+            s.to_string()
+        }
+    };
+    let want = norm(&t);
+    for m in pos.legal_moves().iter() {
+        if san_base(pos, *m) == want {
+            return Ok(*m);
+        }
+    }
+    pos.parse_uci_move(&t)
+        .map_err(|_| format!("illegal or unknown move '{text}' in {}", pos.fen()))
 }

@@ -55,18 +55,38 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one slot).
+    /// A table of about `mb` megabytes (at least one slot). For sizes a
+    /// user chooses, use [`TranspositionTable::try_new`].
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
-        let mut slots = Vec::with_capacity(count);
+        match TranspositionTable::try_new(mb) {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A table of about `mb` megabytes, or an error when the memory cannot
+    /// be had (the allocation is tried, not assumed: the process never
+    /// aborts for a table larger than the machine).
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+        let bytes = mb.max(1).saturating_mul(1024 * 1024);
+        let count = (bytes / std::mem::size_of::<Slot>()).max(1);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(count)
+            .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
         slots.resize_with(count, || Slot {
             check: AtomicU64::new(0),
             data: AtomicU64::new(0),
         });
-        TranspositionTable {
+        Ok(TranspositionTable {
             slots,
             age: AtomicU64::new(0),
-        }
+        })
+    }
+
+    /// The table's size in MB (rounded down).
+    pub fn size_mb(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>() / (1024 * 1024)
     }
 
     /// Empties the table.

@@ -6,6 +6,7 @@
 //! nothing of processes, files of games or command-line parsing.
 
 pub mod arena;
+pub mod bpgn;
 pub mod datagen;
 pub mod elo;
 pub mod perft;

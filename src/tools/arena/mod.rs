@@ -34,9 +34,10 @@
 //! most valuable piece that may be taken.
 
 use self::engines::{Msg, Proc};
+use super::bpgn;
 use super::elo::{elo_with_error, format_elo, pair_scores};
-use rukav::bughouse::{board_letter, bpgn, seat_name, Form, Handover, MatchResult, TimeControl};
-use rukav::rules::set_house_rule;
+use rukav::bughouse::{board_letter, seat_name, Form, Handover, MatchResult, TimeControl};
+use rukav::protocol::options::apply_rules_option;
 use rukav::{Color, Rules, Variant};
 use std::io::Write;
 use std::path::PathBuf;
@@ -282,7 +283,7 @@ impl ArenaConfig {
             let (k, v) = opt
                 .split_once('=')
                 .ok_or_else(|| format!("option '{opt}' is not NAME=VALUE"))?;
-            set_house_rule(&mut rules, k, v)?;
+            apply_rules_option(&mut rules, k, v)?;
             house_rules.push((k.to_string(), v.to_string()));
         }
         let pairs = |list: &[String]| -> Result<Vec<(String, String)>, String> {
@@ -317,7 +318,7 @@ impl ArenaConfig {
     pub fn rules(&self) -> Result<Rules, String> {
         let mut rules = Variant::Bughouse.rules();
         for (k, v) in &self.house_rules {
-            set_house_rule(&mut rules, k, v)?;
+            apply_rules_option(&mut rules, k, v)?;
         }
         Ok(rules)
     }

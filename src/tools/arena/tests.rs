@@ -6,7 +6,8 @@
 
 use super::ArenaConfig;
 use super::{self as arena};
-use rukav::bughouse::{bpgn, Form, Handover, Team, TimeControl};
+use crate::tools::bpgn;
+use rukav::bughouse::{Form, Handover, Team, TimeControl};
 use rukav::{Rules, Variant};
 use std::path::PathBuf;
 

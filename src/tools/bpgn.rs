@@ -23,111 +23,10 @@
 //! the taken piece). House rules are in a `HouseRules` tag
 //! (`PromotionRule=gambler DropMate=false`), which the reader applies.
 
-use super::{board_letter, Form, Game, LoggedMove, Settings};
-use crate::position::outcome::{EndReason, Outcome};
-use crate::position::Position;
-use crate::rules::{set_house_rule, Rules};
-use crate::types::{Color, Move, MoveKind, PieceType, Square};
-
-/// SAN without the check suffix.
-fn san_base(pos: &Position, m: Move) -> String {
-    match m.kind() {
-        MoveKind::Drop(k) => format!("{}@{}", k.char().to_ascii_uppercase(), m.to()),
-        MoveKind::Castle => {
-            if m.to().file() > m.from().file() {
-                "O-O".into()
-            } else {
-                "O-O-O".into()
-            }
-        }
-        kind => {
-            let moved = pos.moved_kind(m);
-            let capture = pos.is_capture(m);
-            let mut s = String::new();
-            if moved == PieceType::Pawn {
-                if capture {
-                    s.push((b'a' + m.from().file()) as char);
-                    s.push('x');
-                }
-                s.push_str(&m.to().to_string());
-                if let MoveKind::Promotion(p) = kind {
-                    s.push('=');
-                    s.push(p.char().to_ascii_uppercase());
-                }
-            } else {
-                s.push(moved.char().to_ascii_uppercase());
-                let rivals: Vec<Square> = pos
-                    .legal_moves()
-                    .iter()
-                    .filter(|o| {
-                        !o.is_drop()
-                            && !o.is_castle()
-                            && o.to() == m.to()
-                            && o.from() != m.from()
-                            && pos.moved_kind(**o) == moved
-                    })
-                    .map(|o| o.from())
-                    .collect();
-                if !rivals.is_empty() {
-                    let same_file = rivals.iter().any(|r| r.file() == m.from().file());
-                    let same_rank = rivals.iter().any(|r| r.rank() == m.from().rank());
-                    if !same_file {
-                        s.push((b'a' + m.from().file()) as char);
-                    } else if !same_rank {
-                        s.push((b'1' + m.from().rank()) as char);
-                    } else {
-                        s.push_str(&m.from().to_string());
-                    }
-                }
-                if capture {
-                    s.push('x');
-                }
-                s.push_str(&m.to().to_string());
-            }
-            s
-        }
-    }
-}
-
-/// Standard algebraic notation of a legal move: `Nf3`, `exd5`, `e8=Q`,
-/// `O-O`, drops `N@f3`; `+` for check, `#` for mate (bughouse mate rule).
-pub fn san(pos: &Position, m: Move) -> String {
-    let mut s = san_base(pos, m);
-    let mut after = *pos;
-    after.make_move(m);
-    if after.in_check() {
-        let mate = matches!(
-            after.outcome(),
-            Some(Outcome::Win {
-                reason: EndReason::Checkmate,
-                ..
-            })
-        );
-        s.push(if mate { '#' } else { '+' });
-    }
-    s
-}
-
-/// Parses SAN (or UCI notation) into a legal move of `pos`.
-pub fn parse_san(pos: &Position, text: &str) -> Result<Move, String> {
-    let t = text.trim_end_matches(['+', '#', '!', '?']);
-    let t = t.replace("0-0-0", "O-O-O").replace("0-0", "O-O");
-    let norm = |s: &str| -> String {
-        if let Some((p, sq)) = s.split_once('@') {
-            format!("{}@{}", p.to_ascii_uppercase(), sq)
-        } else {
-            s.to_string()
-        }
-    };
-    let want = norm(&t);
-    for m in pos.legal_moves().iter() {
-        if san_base(pos, *m) == want {
-            return Ok(*m);
-        }
-    }
-    pos.parse_uci_move(&t)
-        .map_err(|_| format!("illegal or unknown move '{text}' in {}", pos.fen()))
-}
+use rukav::bughouse::{board_letter, Form, Game, LoggedMove, Settings};
+use rukav::position::notation::parse_san;
+use rukav::protocol::options::apply_rules_option;
+use rukav::{Color, Rules, Square};
 
 /// Clock in seconds with one decimal (`179.3`).
 fn seconds(ms: i64) -> String {
@@ -315,7 +214,7 @@ fn replay(tags: Vec<(String, String)>, movetext: &str, base: Rules) -> Result<Re
             let (k, v) = item
                 .split_once('=')
                 .ok_or_else(|| format!("bad HouseRules item '{item}'"))?;
-            set_house_rule(&mut rules, k, v)?;
+            apply_rules_option(&mut rules, k, v)?;
         }
     }
     let mut settings = Settings::new(rules);
@@ -444,8 +343,15 @@ pub fn read(text: &str, rules: Rules) -> Result<Vec<ReadGame>, String> {
 pub fn check(text: &str, rules: Rules) -> Result<String, String> {
     let games = read(text, rules)?;
     let (mut by_moves, mut other) = (0, 0);
+    let mut off_board: Vec<(String, usize)> = Vec::new();
     for (i, g) in games.iter().enumerate() {
-        let n = i + 1;
+        let n = match g.tag("Round") {
+            Some(round) => format!("{} (round {round})", i + 1),
+            None => (i + 1).to_string(),
+        };
+        if let Some(ms) = g.clocks.iter().flatten().find(|&&ms| ms < 0) {
+            return Err(format!("game {n}: a clock reads {ms} ms"));
+        }
         if let Some(r) = g.game.result() {
             if r.result_str() != g.result {
                 return Err(format!(
@@ -458,10 +364,143 @@ pub fn check(text: &str, rules: Rules) -> Result<String, String> {
             by_moves += 1;
         } else {
             other += 1;
+            let why = g
+                .result_comment
+                .clone()
+                .unwrap_or_else(|| "no reason given".into());
+            match off_board.iter_mut().find(|(w, _)| *w == why) {
+                Some((_, k)) => *k += 1,
+                None => off_board.push((why, 1)),
+            }
         }
     }
-    Ok(format!(
+    let mut summary = format!(
         "{} games replayed: {by_moves} end on the board as recorded, {other} end off the board (clock, forfeit, draw)",
         games.len()
-    ))
+    );
+    if !off_board.is_empty() {
+        let list: Vec<String> = off_board.iter().map(|(w, k)| format!("{w}: {k}")).collect();
+        summary.push_str(&format!("; off the board: {}", list.join("; ")));
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rukav::bughouse::{Team, TimeControl};
+    use rukav::rules::PromotionRule;
+    use rukav::{Position, Variant};
+
+    fn rules() -> Rules {
+        Variant::Bughouse.rules()
+    }
+
+    fn mv_at(game: &mut Game, board: usize, uci: &str, now: u64) {
+        let pos = *game.position(board);
+        let m = pos.parse_uci_move(uci).unwrap();
+        game.play(board, m, now).unwrap();
+    }
+
+    #[test]
+    fn bpgn_written_and_read_back() {
+        let mut settings = Settings::new(rules());
+        settings.time = Some(TimeControl {
+            base_ms: 60_000,
+            inc_ms: 1000,
+        });
+        let mut g = Game::new(settings);
+        let moves = [
+            (0, "e2e4", 100),
+            (1, "d2d4", 150),
+            (0, "e7e5", 300),
+            (1, "e7e5", 350),
+            (1, "d4e5", 400), // Black A gets a pawn
+            (0, "f1c4", 500),
+            (0, "P@a6", 600),
+            (0, "d1h5", 700),
+            (0, "g8f6", 800),
+            (0, "h5f7", 900),
+        ];
+        for (b, m, t) in moves {
+            mv_at(&mut g, b, m, t);
+        }
+        assert!(g.is_over());
+        let tags = vec![
+            ("Event".to_string(), "test".to_string()),
+            ("WhiteA".to_string(), "a".to_string()),
+            ("BlackA".to_string(), "b".to_string()),
+            ("WhiteB".to_string(), "c".to_string()),
+            ("BlackB".to_string(), "d".to_string()),
+            ("TimeControl".to_string(), "60+1".to_string()),
+        ];
+        let text = write_game(&tags, &g);
+        assert!(text.contains("[Result \"1-0\"]"), "{text}");
+        assert!(text.contains("1A. e4 {60.9}"), "{text}");
+        assert!(text.contains("2a. P@a6"), "{text}");
+        assert!(text.contains("Qxf7#"), "{text}");
+        assert!(text.contains("{BlackA checkmated} 1-0"), "{text}");
+        let twice = format!("{text}{text}");
+        let games = read(&twice, rules()).unwrap();
+        assert_eq!(games.len(), 2);
+        for rg in games {
+            assert_eq!(rg.tag("WhiteB"), Some("c"));
+            assert_eq!(rg.result, "1-0");
+            assert_eq!(rg.result_comment.as_deref(), Some("BlackA checkmated"));
+            assert_eq!(rg.game.moves().len(), g.moves().len());
+            for (x, y) in rg.game.moves().iter().zip(g.moves()) {
+                assert_eq!((x.board, x.mv, &x.san), (y.board, y.mv, &y.san));
+            }
+            for (c, m) in rg.clocks.iter().zip(g.moves()) {
+                let want = m.clock_ms.unwrap();
+                assert!((c.unwrap() - want).abs() <= 50);
+            }
+            for b in 0..2 {
+                assert_eq!(rg.game.position(b).fen(), g.position(b).fen());
+            }
+            assert_eq!(rg.game.result().unwrap().winner, Some(Team::One));
+        }
+        // A corrupted move is reported, not accepted.
+        let bad = text.replace("Qxf7#", "Qxf8");
+        assert!(read(&bad, rules()).is_err());
+    }
+
+    #[test]
+    fn a_gambler_promotion_is_written_with_its_square() {
+        let mut r = rules();
+        r.promotion_rule = PromotionRule::Gambler;
+        let a = Position::from_fen("k2r4/4P3/8/8/8/8/8/4K3[] w - - 0 1", r).unwrap();
+        let b = Position::start_with(r);
+        let mut g = Game::with_positions(Settings::new(r), vec![a, b]).unwrap();
+        mv_at(&mut g, 0, "e7e8q", 0);
+        g.complete_gambler(1, Square::parse("h1").unwrap(), 0)
+            .unwrap();
+        let tags = vec![(
+            "HouseRules".to_string(),
+            "PromotionRule=gambler".to_string(),
+        )];
+        let text = write_game(&tags, &g);
+        assert!(text.contains("{gambler B h1}"), "{text}");
+        assert!(text.contains("e8=R"), "{text}");
+    }
+
+    #[test]
+    fn the_check_finds_a_result_the_moves_contradict() {
+        let mut g = Game::new(Settings::new(rules()));
+        // Qxf7# touches the king: no dropped piece can block it.
+        for m in ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"] {
+            mv_at(&mut g, 0, m, 0);
+        }
+        let text = write_game(&[], &g);
+        let summary = check(&text, rules()).unwrap();
+        assert!(
+            summary.starts_with("1 games replayed: 1 end on the board"),
+            "{summary}"
+        );
+        let wrong = text
+            .replace("[Result \"1-0\"]", "[Result \"0-1\"]")
+            .replace("} 1-0", "} 0-1");
+        assert!(check(&wrong, rules()).is_err(), "{wrong}");
+        assert_eq!(g.result().unwrap().winner, Some(Team::One));
+    }
 }

@@ -1,0 +1,354 @@
+//! Bughouse partner communication: the messages partners exchange (typed,
+//! with the text vocabulary both protocols share: UCI `bughouse ptell`,
+//! xboard `ptell`, FICS), and the state the partner's requests leave.
+//!
+//! Vocabulary (case-insensitive), with the Sjeng/Sunsetter short forms:
+//!
+//! | message | short forms | meaning |
+//! |---|---|---|
+//! | `sit` | `s`, `wait` | wait: do not move until `go` (or until the clock forbids it) |
+//! | `go` | `g`, `move` | move again normally |
+//! | `need <piece>` | `+n`, `++q`, `n`, `knight` | the partner needs that piece: capture it when you can |
+//! | `dont give <piece>` | `don't give q`, `-q`, `--r` | do not let that piece be captured (it would reach the partner's opponent) |
+//! | `no trades` | `---trades`, `-trades` | avoid giving anything |
+//! | `trades` | `+trades`, `trades ok` | trades are fine again (clears `dont give`) |
+//! | `dead` | | the partner is lost on his board: win fast |
+//! | `x` | `alive` | the partner is no longer lost; stop sitting |
+//! | `time <cs>`, `otim <cs>` | | the partner's clock and his opponent's |
+//! | `fast` | | play faster |
+//! | `slow` | | time may be used normally |
+//! | `clear` | `ok`, `thanks` | forget the requests |
+//! | `help` | `?` | list what is understood |
+
+use crate::types::{Color, PieceType};
+use std::fmt;
+use std::str::FromStr;
+
+/// Moves of the receiving engine for which a `need` or `dont give` holds
+/// unless the partner repeats it: a request is about the position it was
+/// made in, not about the rest of the game. A sender repeats a request that
+/// still applies once it has lapsed, and not before.
+pub const REQUEST_MOVES: u8 = 6;
+
+/// What the evaluation adds per piece of a requested kind (centipawns):
+/// the opponent's pieces the partner needs are worth this much more to
+/// capture, ours that must not be given this much more to keep.
+pub const REQUEST_BIAS: i32 = 150;
+
+/// One message between partners.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartnerMessage {
+    /// Wait: do not move until `go`.
+    Sit,
+    /// Move again normally.
+    Go,
+    /// Capture a piece of this kind for me.
+    Need(PieceType),
+    /// Do not let a piece of this kind be captured.
+    DontGive(PieceType),
+    /// Do not let anything be captured.
+    NoTrades,
+    /// Trades are fine again.
+    Trades,
+    /// I am lost on my board: win fast.
+    Dead,
+    /// I am no longer lost.
+    Alive,
+    /// Play faster.
+    Fast,
+    /// Time may be used normally again.
+    Slow,
+    /// My clock (centiseconds).
+    Time(u64),
+    /// My opponent's clock (centiseconds).
+    Otim(u64),
+    /// Forget the requests.
+    Clear,
+    /// What do you understand?
+    Help,
+}
+
+/// The answer to [`PartnerMessage::Help`]: the vocabulary in one line.
+pub const HELP: &str = "I understand: sit, go, need <p> (+p), dont give <p> (-p), no trades \
+    (---trades), trades, dead, x, fast, slow, time <cs>, otim <cs>, clear; p = p n b r q";
+
+fn piece_word(w: &str) -> Option<PieceType> {
+    let w = w.trim_matches(|c: char| !c.is_ascii_alphabetic());
+    let k = match w.to_ascii_lowercase().as_str() {
+        "p" | "pawn" | "pawns" => PieceType::Pawn,
+        "n" | "knight" | "knights" | "horse" => PieceType::Knight,
+        "b" | "bishop" | "bishops" => PieceType::Bishop,
+        "r" | "rook" | "rooks" => PieceType::Rook,
+        "q" | "queen" | "queens" => PieceType::Queen,
+        _ => return None,
+    };
+    Some(k)
+}
+
+impl FromStr for PartnerMessage {
+    type Err = String;
+
+    /// Reads the vocabulary of the module documentation; unknown text is an error.
+    fn from_str(text: &str) -> Result<PartnerMessage, String> {
+        use PartnerMessage as M;
+        let t = text.trim().to_ascii_lowercase();
+        let words: Vec<&str> = t.split_whitespace().collect();
+        let first = words.first().copied().unwrap_or("");
+        let unknown = || format!("unknown partner message '{}'", text.trim());
+        Ok(match first {
+            "sit" | "s" | "wait" => M::Sit,
+            "go" | "g" | "move" => M::Go,
+            "dead" => M::Dead,
+            "x" | "alive" => M::Alive,
+            "fast" => M::Fast,
+            "slow" => M::Slow,
+            "help" | "?" => M::Help,
+            "clear" | "ok" | "thanks" => M::Clear,
+            "trades" | "+trades" => M::Trades,
+            "no" if words.get(1) == Some(&"trades") => M::NoTrades,
+            "time" | "otim" => {
+                let cs: u64 = words
+                    .get(1)
+                    .and_then(|w| w.parse().ok())
+                    .ok_or_else(|| format!("{first} needs centiseconds"))?;
+                if first == "time" {
+                    M::Time(cs)
+                } else {
+                    M::Otim(cs)
+                }
+            }
+            "need" | "want" => M::Need(
+                words
+                    .get(1)
+                    .and_then(|w| piece_word(w))
+                    .ok_or_else(|| format!("need what? '{}'", text.trim()))?,
+            ),
+            "dont" | "don't" | "do" => {
+                let piece = words
+                    .iter()
+                    .skip(1)
+                    .find(|w| **w != "not" && **w != "give")
+                    .and_then(|w| piece_word(w))
+                    .ok_or_else(|| format!("don't give what? '{}'", text.trim()))?;
+                M::DontGive(piece)
+            }
+            _ if first.starts_with('-') && first.ends_with("trades") => M::NoTrades,
+            _ => {
+                if let Some(rest) = first.strip_prefix('+') {
+                    M::Need(piece_word(rest.trim_start_matches('+')).ok_or_else(unknown)?)
+                } else if let Some(rest) = first.strip_prefix('-') {
+                    M::DontGive(piece_word(rest.trim_start_matches('-')).ok_or_else(unknown)?)
+                } else if let Some(k) = piece_word(first) {
+                    M::Need(k)
+                } else {
+                    return Err(unknown());
+                }
+            }
+        })
+    }
+}
+
+impl fmt::Display for PartnerMessage {
+    /// The message's canonical text (what the engine says to its partner).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use PartnerMessage as M;
+        match self {
+            M::Sit => f.write_str("sit"),
+            M::Go => f.write_str("go"),
+            M::Need(k) => write!(f, "need {}", k.char()),
+            M::DontGive(k) => write!(f, "dont give {}", k.char()),
+            M::NoTrades => f.write_str("no trades"),
+            M::Trades => f.write_str("trades"),
+            M::Dead => f.write_str("dead"),
+            M::Alive => f.write_str("x"),
+            M::Fast => f.write_str("fast"),
+            M::Slow => f.write_str("slow"),
+            M::Time(cs) => write!(f, "time {cs}"),
+            M::Otim(cs) => write!(f, "otim {cs}"),
+            M::Clear => f.write_str("clear"),
+            M::Help => f.write_str("help"),
+        }
+    }
+}
+
+/// What the partner has asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PartnerState {
+    /// The partner asked us to wait.
+    pub sit: bool,
+    /// Pieces the partner needs (P N B R Q).
+    pub need: [bool; 5],
+    /// Pieces we must not give away (P N B R Q).
+    pub dont_give: [bool; 5],
+    /// The partner is lost on his board.
+    pub partner_dead: bool,
+    /// Play faster than usual.
+    pub fast: bool,
+    /// The partner's clock as he told it (`time <cs>`).
+    pub partner_time_cs: Option<u64>,
+    /// His opponent's clock (`otim <cs>`).
+    pub partner_opponent_time_cs: Option<u64>,
+    /// Moves left for each `need` (see [`REQUEST_MOVES`]).
+    pub need_left: [u8; 5],
+    /// Moves left for each `dont give`.
+    pub dont_give_left: [u8; 5],
+}
+
+impl PartnerState {
+    /// Applies one message from the partner.
+    pub fn apply(&mut self, msg: PartnerMessage) {
+        use PartnerMessage as M;
+        match msg {
+            M::Sit => self.sit = true,
+            M::Go => self.sit = false,
+            M::Dead => self.partner_dead = true,
+            M::Alive => {
+                self.partner_dead = false;
+                self.sit = false;
+            }
+            M::Time(cs) => self.partner_time_cs = Some(cs),
+            M::Otim(cs) => self.partner_opponent_time_cs = Some(cs),
+            M::Fast => self.fast = true,
+            M::Slow => self.fast = false,
+            M::Clear => {
+                self.need = [false; 5];
+                self.dont_give = [false; 5];
+            }
+            M::Trades => self.dont_give = [false; 5],
+            M::NoTrades => {
+                self.dont_give = [true; 5];
+                self.dont_give_left = [REQUEST_MOVES; 5];
+            }
+            M::Need(k) => {
+                self.need[k.index()] = true;
+                self.need_left[k.index()] = REQUEST_MOVES;
+            }
+            M::DontGive(k) => {
+                self.dont_give[k.index()] = true;
+                self.dont_give_left[k.index()] = REQUEST_MOVES;
+            }
+            M::Help => {}
+        }
+    }
+
+    /// One more move of ours: requests age, and those that have held for
+    /// [`REQUEST_MOVES`] moves lapse.
+    pub fn tick(&mut self) {
+        for (flag, left) in self.need.iter_mut().zip(self.need_left.iter_mut()).chain(
+            self.dont_give
+                .iter_mut()
+                .zip(self.dont_give_left.iter_mut()),
+        ) {
+            if *flag {
+                *left = left.saturating_sub(1);
+                if *left == 0 {
+                    *flag = false;
+                }
+            }
+        }
+    }
+
+    /// Evaluation bias for the side `us` to move: the opponent's pieces the
+    /// partner needs are worth more to capture, our pieces that must not be
+    /// given are worth more to keep. Indexed `[colour][piece]`.
+    pub fn bias(&self, us: Color) -> [[i32; 5]; 2] {
+        let mut b = [[0; 5]; 2];
+        for (k, (&need, &keep)) in self.need.iter().zip(&self.dont_give).enumerate() {
+            if need {
+                b[us.flip().index()][k] += REQUEST_BIAS;
+            }
+            if keep {
+                b[us.index()][k] += REQUEST_BIAS;
+            }
+        }
+        b
+    }
+
+    /// Share of the normal thinking time to use (percent).
+    pub fn time_percent(&self) -> u32 {
+        if self.partner_dead || self.fast {
+            50
+        } else {
+            100
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn apply(s: &mut PartnerState, text: &str) {
+        s.apply(text.parse().unwrap());
+    }
+
+    #[test]
+    fn vocabulary_and_short_forms() {
+        let mut s = PartnerState::default();
+        apply(&mut s, "sit");
+        assert!(s.sit);
+        apply(&mut s, "go");
+        assert!(!s.sit);
+        apply(&mut s, "need knight");
+        apply(&mut s, "+q");
+        assert!(s.need[PieceType::Knight.index()] && s.need[PieceType::Queen.index()]);
+        apply(&mut s, "don't give r");
+        apply(&mut s, "-b");
+        assert!(s.dont_give[PieceType::Rook.index()] && s.dont_give[PieceType::Bishop.index()]);
+        apply(&mut s, "---trades");
+        assert!(s.dont_give.iter().all(|&x| x));
+        apply(&mut s, "trades");
+        assert!(s.dont_give.iter().all(|&x| !x));
+        apply(&mut s, "dead");
+        assert_eq!(s.time_percent(), 50);
+        assert!("hello there".parse::<PartnerMessage>().is_err());
+        let b = s.bias(Color::White);
+        assert_eq!(b[Color::Black.index()][PieceType::Knight.index()], 150);
+        assert_eq!("?".parse(), Ok(PartnerMessage::Help));
+        assert_eq!("time 1234".parse(), Ok(PartnerMessage::Time(1234)));
+        assert!("time soon".parse::<PartnerMessage>().is_err());
+    }
+
+    /// What the engine says reads back as the same message.
+    #[test]
+    fn canonical_text_reads_back() {
+        use PartnerMessage as M;
+        let mut all = vec![
+            M::Sit,
+            M::Go,
+            M::NoTrades,
+            M::Trades,
+            M::Dead,
+            M::Alive,
+            M::Fast,
+            M::Slow,
+            M::Time(17),
+            M::Otim(0),
+            M::Clear,
+            M::Help,
+        ];
+        for k in PieceType::POCKET {
+            all.push(M::Need(k));
+            all.push(M::DontGive(k));
+        }
+        for m in all {
+            assert_eq!(m.to_string().parse::<PartnerMessage>(), Ok(m), "{m}");
+        }
+    }
+
+    #[test]
+    fn requests_lapse_after_some_moves_unless_repeated() {
+        let mut s = PartnerState::default();
+        apply(&mut s, "need n");
+        apply(&mut s, "-q");
+        for _ in 0..REQUEST_MOVES - 1 {
+            s.tick();
+        }
+        assert!(s.need[PieceType::Knight.index()] && s.dont_give[PieceType::Queen.index()]);
+        apply(&mut s, "+n");
+        s.tick();
+        assert!(s.need[PieceType::Knight.index()], "repeated: holds again");
+        assert!(!s.dont_give[PieceType::Queen.index()], "lapsed");
+        assert_eq!(s.bias(Color::White)[Color::White.index()], [0; 5]);
+    }
+}

@@ -1,0 +1,451 @@
+//! The engine's bughouse decisions, in one place for every protocol: what
+//! to ask the partner for, what to forbid, when to sit for a piece, how
+//! much of the clock to use, and which piece to take for a Gambler
+//! promotion. The protocols only carry the results.
+//!
+//! Owed pieces: before each move, short searches with one more piece of
+//! each kind in either pocket value the pieces the partner may send (or
+//! give away). A gain well beyond the piece's usual pocket value makes a
+//! `need` request, such a loss a `dont give`; a piece that would decide the
+//! game (typically a mate) makes the engine sit and wait for it while its
+//! clock allows.
+
+use super::partner::{PartnerMessage, PartnerState, REQUEST_MOVES};
+use crate::eval::hand_value;
+use crate::position::Position;
+use crate::search::{self, Limits, Shared, TranspositionTable};
+use crate::types::{Color, PieceType, Square};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Depth of the short searches that value owed pieces.
+pub const OWED_DEPTH: i32 = 4;
+/// Below this much on its clock (ms) the engine skips the owed-piece
+/// searches (no requests, no sitting) and spends the time on its move.
+pub const OWED_MIN_CLOCK_MS: u64 = 4000;
+/// Gain (centipawns) beyond a piece's usual pocket value from one more
+/// piece in hand that makes the engine ask its partner for it; the same
+/// loss makes it say "dont give".
+pub const NEED_GAIN: i32 = 200;
+/// Gain (centipawns, beyond the usual pocket value) from a piece not yet in
+/// hand that makes the engine sit and wait for it, when the clock allows...
+pub const SIT_GAIN: i32 = 400;
+/// ... and the score it would then reach (a decisive one: mate, or close).
+pub const SIT_SCORE: i32 = 1000;
+
+/// Scores of the owed-piece searches ([`owed_pieces`]), indexed by pocket
+/// piece kind (P N B R Q); `None` where the pocket was full.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OwedPieces {
+    /// The position as it is.
+    pub base: i32,
+    /// With one more piece of that kind in our pocket.
+    pub mine: [Option<i32>; 5],
+    /// With one more piece of that kind in the opponent's pocket.
+    pub theirs: [Option<i32>; 5],
+}
+
+/// What the engine does on a bughouse board before it thinks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Decision {
+    /// Messages for the partner (requests not said recently).
+    pub requests: Vec<PartnerMessage>,
+    /// Sitting on its own for this piece, for at most this long.
+    pub sit_for: Option<(PieceType, Duration)>,
+    /// Hold the move back for at most this long (the partner said `sit`,
+    /// or the engine sits for a piece).
+    pub hold: Option<Duration>,
+    /// Share of the usual thinking time to use (percent).
+    pub time_percent: u32,
+}
+
+/// The score (side to move's view) of a one-thread search of `pos` to
+/// `depth` with a small private table: the engine's quick look at a
+/// hypothetical position.
+pub fn short_search(pos: &Position, depth: i32) -> i32 {
+    let tt = Arc::new(TranspositionTable::new(1));
+    let shared = Arc::new(Shared::new(tt));
+    let limits = Limits {
+        depth: Some(depth),
+        multipv: 1,
+        ..Limits::default()
+    };
+    search::search(pos, &[pos.key()], &limits, 1, shared, &|_| {}).score
+}
+
+/// Scores of short searches of `pos` with one more piece of each kind in
+/// our pocket (`mine`) and in the opponent's (`theirs`), and without
+/// (`base`), all from the side to move's view and clamped to +-2000 so
+/// that a mate counts as a large gain, not an infinite one.
+pub fn owed_pieces(pos: &Position) -> OwedPieces {
+    let us = pos.side_to_move();
+    let score = |p: &Position| short_search(p, OWED_DEPTH).clamp(-2000, 2000);
+    let mut owed = OwedPieces {
+        base: score(pos),
+        ..OwedPieces::default()
+    };
+    for k in PieceType::POCKET {
+        let mut mine = *pos;
+        if mine.add_to_pocket(us, k).is_ok() {
+            owed.mine[k.index()] = Some(score(&mine));
+        }
+        let mut theirs = *pos;
+        if theirs.add_to_pocket(us.flip(), k).is_ok() {
+            owed.theirs[k.index()] = Some(score(&theirs));
+        }
+    }
+    owed
+}
+
+/// Can a piece of kind `k` reach the pocket of `ours` soon? True when a
+/// partner attacks one on his board (his opponent has our colour), or when
+/// no partner board is known.
+pub fn may_arrive(partner_boards: &[Position], ours: Color, k: PieceType) -> bool {
+    if partner_boards.is_empty() {
+        return true;
+    }
+    partner_boards.iter().any(|board| {
+        let occ = board.occupied();
+        board
+            .pieces(ours, k)
+            .any(|sq| (board.attackers_to(sq, occ) & board.color_bb(ours.flip())).nonempty())
+    })
+}
+
+/// How long the side to move may sit with `own_ms` on its clock against
+/// `their_ms` on its opponent's: sitting costs only our clock, so we wait
+/// while we stay at least a second ahead of the opponent, and never more
+/// than a third of what is left. `None` when that is under 300 ms.
+pub fn sit_budget(own_ms: u64, their_ms: u64) -> Option<Duration> {
+    let budget = own_ms
+        .saturating_sub(their_ms)
+        .saturating_sub(1000)
+        .min(own_ms / 3);
+    (budget >= 300).then(|| Duration::from_millis(budget))
+}
+
+/// Gambler promotion rule: the piece of the opponent that `chooser` takes
+/// off `pos` (his own board) when his partner promotes. Each queen, rook,
+/// bishop or knight whose removal leaves nobody in an impossible check is
+/// tried with a short search; the piece also lands on the partner's board,
+/// so half its pocket value is added. `None` when nothing may be taken.
+pub fn gambler_choice(pos: &Position, chooser: Color) -> Option<Square> {
+    let them = chooser.flip();
+    let mut best: Option<(i32, Square)> = None;
+    for kind in [
+        PieceType::Queen,
+        PieceType::Rook,
+        PieceType::Bishop,
+        PieceType::Knight,
+    ] {
+        for sq in pos.pieces(them, kind) {
+            let mut p = *pos;
+            if p.take_piece(sq).is_err() {
+                continue;
+            }
+            // The side not to move may not be left in check.
+            if super::opponent_in_check(&p) {
+                continue;
+            }
+            let s = short_search(&p, 3).clamp(-5000, 5000);
+            let ours = if p.side_to_move() == chooser { s } else { -s };
+            let score = ours + hand_value(kind) / 2;
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, sq));
+            }
+        }
+    }
+    best.map(|(_, sq)| sq)
+}
+
+/// The engine's bughouse state on its board: what the partner said, his
+/// board, the clocks of both boards, and what the engine said itself.
+#[derive(Clone, Debug)]
+pub struct Bughouse {
+    /// What the partner asked for.
+    pub partner: PartnerState,
+    /// The partner's board (two in the three-board form's centre), when the
+    /// protocol told us.
+    pub partner_boards: Vec<Position>,
+    /// Clocks in ms (own board White, Black; partner board White, Black).
+    pub clocks: Option<[u64; 4]>,
+    /// Send requests and act on the partner's (option `PartnerMessages`).
+    pub messages: bool,
+    /// Requests said, with the move number when they were last said.
+    said: Vec<(PartnerMessage, u32)>,
+    /// Moves planned in this game.
+    moves: u32,
+}
+
+impl Default for Bughouse {
+    fn default() -> Bughouse {
+        Bughouse {
+            partner: PartnerState::default(),
+            partner_boards: Vec::new(),
+            clocks: None,
+            messages: true,
+            said: Vec::new(),
+            moves: 0,
+        }
+    }
+}
+
+impl Bughouse {
+    /// A new game: requests in both directions are forgotten.
+    pub fn new_game(&mut self) {
+        self.partner = PartnerState::default();
+        self.said.clear();
+        self.moves = 0;
+    }
+
+    /// A message from the partner. Returns true when it releases a move
+    /// that was held back (`go` after `sit`). Ignored (false) with
+    /// `PartnerMessages` off.
+    pub fn hear(&mut self, msg: PartnerMessage) -> bool {
+        if !self.messages {
+            return false;
+        }
+        let was_sitting = self.partner.sit;
+        self.partner.apply(msg);
+        was_sitting && !self.partner.sit
+    }
+
+    /// The evaluation bias of the partner's requests for the side `us`.
+    pub fn bias(&self, us: Color) -> [[i32; 5]; 2] {
+        if self.messages {
+            self.partner.bias(us)
+        } else {
+            [[0; 5]; 2]
+        }
+    }
+
+    /// What to ask and whether to sit before this move of `pos`'s side to
+    /// move, from the owed-piece searches. `own_ms` and `their_ms` are the
+    /// clocks of the side to move and of its opponent.
+    ///
+    /// Gains and losses are counted beyond the piece's usual pocket value.
+    /// Messages: `need X` for the piece that would help most (a gain of at
+    /// least [`NEED_GAIN`]), `dont give X` for the piece that would hurt most
+    /// in the opponent's hand. Sitting: when a piece not yet in hand would
+    /// gain at least [`SIT_GAIN`] and reach [`SIT_SCORE`] (a mate it allows,
+    /// typically), it may arrive ([`may_arrive`]), and the clock allows
+    /// waiting ([`sit_budget`]).
+    pub fn plan(
+        &self,
+        pos: &Position,
+        own_ms: Option<u64>,
+        their_ms: Option<u64>,
+    ) -> (Vec<PartnerMessage>, Option<(PieceType, Duration)>) {
+        let mut messages = Vec::new();
+        // The short searches cost tens of milliseconds: not with a low clock.
+        if !pos.rules().two_boards || own_ms.is_some_and(|t| t < OWED_MIN_CLOCK_MS) {
+            return (messages, None);
+        }
+        let owed = owed_pieces(pos);
+        let gain = |k: PieceType| owed.mine[k.index()].map_or(0, |s| s - owed.base - hand_value(k));
+        let loss =
+            |k: PieceType| owed.theirs[k.index()].map_or(0, |s| owed.base - s - hand_value(k));
+        let best_gain = PieceType::POCKET
+            .into_iter()
+            .max_by_key(|&k| (gain(k), k.index()));
+        let worst_loss = PieceType::POCKET
+            .into_iter()
+            .max_by_key(|&k| (loss(k), k.index()));
+        if self.messages {
+            if let Some(k) = best_gain.filter(|&k| gain(k) >= NEED_GAIN) {
+                messages.push(PartnerMessage::Need(k));
+            }
+            if let Some(k) = worst_loss.filter(|&k| loss(k) >= NEED_GAIN) {
+                messages.push(PartnerMessage::DontGive(k));
+            }
+        }
+        let mut sit_for = None;
+        if let (Some(k), Some(own), Some(theirs)) = (best_gain, own_ms, their_ms) {
+            let decisive = owed.mine[k.index()].is_some_and(|s| s >= SIT_SCORE);
+            let us = pos.side_to_move();
+            if gain(k) >= SIT_GAIN && decisive && may_arrive(&self.partner_boards, us, k) {
+                sit_for = sit_budget(own, theirs).map(|d| (k, d));
+            }
+        }
+        (messages, sit_for)
+    }
+
+    /// Everything decided before a move of `pos`'s side to move:
+    /// `new_move` is false for a search restarted on changed pockets (the
+    /// requests do not age then). A request is said again only once it has
+    /// lapsed at the partner's end ([`REQUEST_MOVES`] of our moves).
+    pub fn decide(
+        &mut self,
+        pos: &Position,
+        own_ms: Option<u64>,
+        their_ms: Option<u64>,
+        new_move: bool,
+    ) -> Decision {
+        if new_move {
+            self.moves += 1;
+            self.partner.tick();
+        }
+        let (messages, sit_for) = self.plan(pos, own_ms, their_ms);
+        let now = self.moves;
+        let mut requests = Vec::new();
+        for msg in messages {
+            match self.said.iter_mut().find(|(m, _)| *m == msg) {
+                Some((_, at)) if now - *at < u32::from(REQUEST_MOVES) => {}
+                Some((_, at)) => {
+                    *at = now;
+                    requests.push(msg);
+                }
+                None => {
+                    self.said.push((msg, now));
+                    requests.push(msg);
+                }
+            }
+        }
+        let hold = if self.messages && self.partner.sit {
+            own_ms.map(|ms| Duration::from_millis(ms / 2))
+        } else {
+            sit_for.map(|(_, d)| d)
+        };
+        Decision {
+            requests,
+            sit_for,
+            hold,
+            time_percent: if self.messages {
+                self.partner.time_percent()
+            } else {
+                100
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn sit_budget_needs_a_clock_lead() {
+        assert_eq!(
+            sit_budget(20_000, 10_000),
+            Some(Duration::from_millis(6_666))
+        );
+        assert_eq!(
+            sit_budget(20_000, 17_000),
+            Some(Duration::from_millis(2_000))
+        );
+        assert_eq!(sit_budget(10_000, 20_000), None);
+        assert_eq!(sit_budget(10_000, 9_500), None);
+        assert_eq!(sit_budget(600, 0), None);
+        assert_eq!(
+            sit_budget(u64::MAX, 0).map(|d| d.as_millis() > 0),
+            Some(true)
+        );
+    }
+
+    /// White to move; a knight in hand mates at f7 (smothered).
+    fn smother() -> Position {
+        Position::from_fen(
+            "6rk/6pp/8/8/8/8/PPP5/1K6[] w - - 0 1",
+            Variant::Bughouse.rules(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn owed_knight_makes_the_engine_ask_and_sit() {
+        let pos = smother();
+        let owed = owed_pieces(&pos);
+        assert_eq!(owed.mine[PieceType::Knight.index()], Some(2000), "{owed:?}");
+        let mut b = Bughouse::default();
+        let d = b.decide(&pos, Some(20_000), Some(10_000), true);
+        assert!(
+            d.requests
+                .contains(&PartnerMessage::Need(PieceType::Knight)),
+            "{d:?}"
+        );
+        assert_eq!(
+            d.sit_for,
+            Some((PieceType::Knight, Duration::from_millis(6_666)))
+        );
+        assert_eq!(d.hold, Some(Duration::from_millis(6_666)));
+        // Behind on the clock: ask (not again so soon), but play on.
+        let d = b.decide(&pos, Some(10_000), Some(20_000), true);
+        assert!(d.requests.is_empty(), "said one move ago: {d:?}");
+        assert_eq!(d.sit_for, None);
+        assert_eq!(d.hold, None);
+    }
+
+    /// A request is repeated once it has lapsed at the partner's end, and a
+    /// restarted search neither ages requests nor says them again.
+    #[test]
+    fn requests_repeat_only_after_they_lapse() {
+        let pos = smother();
+        let mut b = Bughouse::default();
+        let need = PartnerMessage::Need(PieceType::Knight);
+        let mut said_at = Vec::new();
+        for move_number in 1..=(2 * u32::from(REQUEST_MOVES) + 1) {
+            let d = b.decide(&pos, Some(20_000), Some(10_000), true);
+            if d.requests.contains(&need) {
+                said_at.push(move_number);
+            }
+            let again = b.decide(&pos, Some(20_000), Some(10_000), false);
+            assert!(!again.requests.contains(&need), "restart said it again");
+        }
+        let n = u32::from(REQUEST_MOVES);
+        assert_eq!(said_at, vec![1, 1 + n, 1 + 2 * n]);
+    }
+
+    #[test]
+    fn a_piece_may_arrive_only_when_the_partner_attacks_one() {
+        let rules = Variant::Bughouse.rules();
+        let pos = smother();
+        // Partner (Black on the other board) attacks White's knight on c3
+        // with his pawn on b4; no white bishop is attacked.
+        let partner = "r1bqkbnr/pppppppp/2n5/8/1p6/2N5/PPPPPPPP/R1BQKBNR[] w KQkq - 0 1";
+        let mut b = Bughouse {
+            partner_boards: vec![Position::from_fen(partner, rules).unwrap()],
+            ..Bughouse::default()
+        };
+        assert!(may_arrive(
+            &b.partner_boards,
+            Color::White,
+            PieceType::Knight
+        ));
+        assert!(!may_arrive(
+            &b.partner_boards,
+            Color::White,
+            PieceType::Bishop
+        ));
+        let (_, sit) = b.plan(&pos, Some(20_000), Some(10_000));
+        assert_eq!(sit.map(|(k, _)| k), Some(PieceType::Knight));
+        // Nothing of the kind is attacked: no sitting for it.
+        let quiet = "rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR[] b KQkq - 0 1";
+        b.partner_boards = vec![Position::from_fen(quiet, rules).unwrap()];
+        assert!(!may_arrive(
+            &b.partner_boards,
+            Color::White,
+            PieceType::Knight
+        ));
+        assert_eq!(b.plan(&pos, Some(20_000), Some(10_000)).1, None);
+    }
+
+    #[test]
+    fn partner_sit_holds_half_the_clock_and_go_releases() {
+        let pos = Position::startpos(Variant::Bughouse);
+        let mut b = Bughouse::default();
+        assert!(!b.hear(PartnerMessage::Sit));
+        let d = b.decide(&pos, Some(30_000), Some(30_000), true);
+        assert_eq!(d.hold, Some(Duration::from_millis(15_000)));
+        assert!(b.hear(PartnerMessage::Go));
+        b.hear(PartnerMessage::Dead);
+        assert_eq!(b.decide(&pos, None, None, true).time_percent, 50);
+        // PartnerMessages off: nothing heard, nothing said.
+        b.new_game();
+        b.messages = false;
+        assert!(!b.hear(PartnerMessage::Sit));
+        assert!(!b.partner.sit);
+        let d = b.decide(&smother(), Some(20_000), Some(10_000), true);
+        assert!(d.requests.is_empty());
+    }
+}

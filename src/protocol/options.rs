@@ -1,0 +1,360 @@
+//! The engine's options, in one table that both protocols read: UCI lists
+//! them in its `uci` answer and sets them with `setoption`; xboard lists
+//! them as `feature option="..."` and sets them with `option NAME=VALUE`
+//! (and `memory`, `cores`). Names, types, defaults and bounds are written
+//! once, here; so is what setting each one does.
+
+use super::parse;
+use crate::engine::Engine;
+use crate::rules::{HouseRule, PawnDrop2nd, PromotionRule, Rules, Variant};
+
+/// An option's type, default and bounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// true/false.
+    Check(bool),
+    /// An integer in `min..=max`.
+    Spin {
+        /// Default value.
+        default: i64,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// One of a list of words.
+    Combo {
+        /// Default value.
+        default: &'static str,
+        /// The values.
+        values: Vec<&'static str>,
+    },
+    /// An action.
+    Button,
+    /// Free text.
+    Text(String),
+}
+
+/// One option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOption {
+    /// The name as clients write it.
+    pub name: &'static str,
+    /// Type, default, bounds.
+    pub kind: Kind,
+}
+
+/// A parsed option value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// A check.
+    Bool(bool),
+    /// A spin.
+    Int(i64),
+    /// A combo or string.
+    Text(String),
+    /// A button press.
+    Press,
+}
+
+/// What setting an option asks of the protocol session beyond the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing more.
+    Done,
+    /// A line to tell the client (`info string ...` in UCI).
+    Message(String),
+    /// `Ponder` (UCI: the GUI may send `go ponder`).
+    Ponder(bool),
+    /// `UCI_Bughouse`: the bughouse extension commands are accepted.
+    BughouseExtension(bool),
+}
+
+const PAWN_DROP_2ND: [(&str, PawnDrop2nd); 3] = [
+    ("allowed", PawnDrop2nd::Allowed),
+    ("forbidden", PawnDrop2nd::Forbidden),
+    ("check-only", PawnDrop2nd::CheckOnly),
+];
+const PROMOTION_RULE: [(&str, PromotionRule); 2] = [
+    ("standard", PromotionRule::Standard),
+    ("gambler", PromotionRule::Gambler),
+];
+
+/// The largest hash table a client may ask for (MB).
+pub const MAX_HASH_MB: i64 = 65536;
+/// The most search threads.
+pub const MAX_THREADS: i64 = 256;
+
+/// Every option, in the order of the `uci` answer.
+pub fn table() -> Vec<EngineOption> {
+    let spin = |name, default, min, max| EngineOption {
+        name,
+        kind: Kind::Spin { default, min, max },
+    };
+    let check = |name, default| EngineOption {
+        name,
+        kind: Kind::Check(default),
+    };
+    let combo = |name, default, values| EngineOption {
+        name,
+        kind: Kind::Combo { default, values },
+    };
+    #[allow(unused_mut)]
+    let mut options = vec![
+        spin("Hash", 16, 1, MAX_HASH_MB),
+        spin("Threads", 1, 1, MAX_THREADS),
+        EngineOption {
+            name: "Clear Hash",
+            kind: Kind::Button,
+        },
+        check("Ponder", false),
+        spin("MultiPV", 1, 1, 500),
+        spin("Move Overhead", 30, 0, 5000),
+        combo(
+            "UCI_Variant",
+            "chess",
+            Variant::ALL.iter().map(|v| v.name()).collect(),
+        ),
+        check("DropCheck", true),
+        check("DropMate", true),
+        check("PawnDrop7th", true),
+        combo(
+            "PawnDrop2nd",
+            "allowed",
+            PAWN_DROP_2ND.iter().map(|p| p.0).collect(),
+        ),
+        check("PromotedRevert", true),
+        check("DroppedRookCastles", false),
+        combo(
+            "PromotionRule",
+            "standard",
+            PROMOTION_RULE.iter().map(|p| p.0).collect(),
+        ),
+        check("UCI_Bughouse", false),
+        check("PartnerMessages", true),
+        EngineOption {
+            name: "EvalFile",
+            kind: Kind::Text(crate::eval::nnue::DEFAULT_NET_NAME.to_string()),
+        },
+        check("Use NNUE", crate::eval::nnue::USE_NNUE_DEFAULT),
+    ];
+    #[cfg(feature = "tune")]
+    for p in crate::search::params::PARAMS {
+        options.push(spin(
+            p.name,
+            i64::from(p.default),
+            i64::from(p.min),
+            i64::from(p.max),
+        ));
+    }
+    options
+}
+
+/// The option's line in the UCI `uci` answer.
+pub fn uci_line(o: &EngineOption) -> String {
+    match &o.kind {
+        Kind::Check(d) => format!("option name {} type check default {d}", o.name),
+        Kind::Spin { default, min, max } => format!(
+            "option name {} type spin default {default} min {min} max {max}",
+            o.name
+        ),
+        Kind::Combo { default, values } => {
+            let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
+            format!(
+                "option name {} type combo default {default} {}",
+                o.name,
+                vars.join(" ")
+            )
+        }
+        Kind::Button => format!("option name {} type button", o.name),
+        Kind::Text(d) => format!("option name {} type string default {d}", o.name),
+    }
+}
+
+/// The option's CECP `feature option="..."` line.
+pub fn cecp_feature(o: &EngineOption) -> String {
+    let spec = match &o.kind {
+        Kind::Check(d) => format!("{} -check {}", o.name, u8::from(*d)),
+        Kind::Spin { default, min, max } => format!("{} -spin {default} {min} {max}", o.name),
+        Kind::Combo { default, values } => {
+            let rest: Vec<String> = values
+                .iter()
+                .map(|v| {
+                    if v == default {
+                        format!("*{v}")
+                    } else {
+                        v.to_string()
+                    }
+                })
+                .collect();
+            format!("{} -combo {}", o.name, rest.join(" /// "))
+        }
+        Kind::Button => format!("{} -button", o.name),
+        Kind::Text(d) => format!("{} -string {d}", o.name),
+    };
+    format!("feature option=\"{spec}\"")
+}
+
+/// Finds an option by name (case-insensitive).
+pub fn find(name: &str) -> Option<EngineOption> {
+    table()
+        .into_iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+}
+
+/// Parses `text` as a value of `o`, within its bounds.
+pub fn parse_value(o: &EngineOption, text: &str) -> Result<Value, String> {
+    let text = text.trim();
+    match &o.kind {
+        Kind::Check(_) => parse::boolean(text)
+            .map(Value::Bool)
+            .map_err(|e| format!("{}: {e}", o.name)),
+        Kind::Spin { min, max, .. } => {
+            let v: i128 = parse::number(o.name, Some(text))?;
+            if v < i128::from(*min) || v > i128::from(*max) {
+                return Err(format!("{} must be {min}..{max}, not {v}", o.name));
+            }
+            Ok(Value::Int(v as i64))
+        }
+        Kind::Combo { values, .. } => values
+            .iter()
+            .find(|v| v.eq_ignore_ascii_case(text))
+            .map(|v| Value::Text(v.to_string()))
+            .ok_or_else(|| format!("{}: '{text}' is not one of {}", o.name, values.join(", "))),
+        Kind::Button => Ok(Value::Press),
+        Kind::Text(_) => Ok(Value::Text(text.to_string())),
+    }
+}
+
+/// The house rule an option sets, if it is one (`None` for other options).
+pub fn house_rule(name: &str, value: &Value) -> Option<HouseRule> {
+    let b = match value {
+        Value::Bool(b) => Some(*b),
+        _ => None,
+    };
+    let text = match value {
+        Value::Text(t) => t.as_str(),
+        _ => "",
+    };
+    fn pick<T: Copy>(table: &[(&str, T)], text: &str) -> Option<T> {
+        table.iter().find(|p| p.0 == text).map(|p| p.1)
+    }
+    match name.to_ascii_lowercase().as_str() {
+        "dropcheck" => b.map(HouseRule::DropCheck),
+        "dropmate" => b.map(HouseRule::DropMate),
+        "pawndrop7th" => b.map(HouseRule::PawnDrop7th),
+        "promotedrevert" => b.map(HouseRule::PromotedRevert),
+        "droppedrookcastles" => b.map(HouseRule::DroppedRookCastles),
+        "pawndrop2nd" => pick(&PAWN_DROP_2ND, text).map(HouseRule::PawnDrop2nd),
+        "promotionrule" => pick(&PROMOTION_RULE, text).map(HouseRule::PromotionRule),
+        _ => None,
+    }
+}
+
+/// Applies an option that changes the rules (`UCI_Variant` or a house
+/// rule), given as text (`PawnDrop2nd`, `check-only`), to `rules`: what the
+/// tools' `--option NAME=VALUE`, BPGN's `HouseRules` tag and the perft
+/// suites' `# options:` lines do. `UCI_Variant` keeps the house rules.
+pub fn apply_rules_option(rules: &mut Rules, name: &str, value: &str) -> Result<(), String> {
+    let o = find(name).ok_or_else(|| format!("unknown option '{name}'"))?;
+    let v = parse_value(&o, value)?;
+    *rules = match (o.name, &v) {
+        ("UCI_Variant", Value::Text(t)) => rules.with_variant(t.parse()?),
+        _ => rules.with(
+            house_rule(o.name, &v)
+                .ok_or_else(|| format!("{} does not change the rules", o.name))?,
+        ),
+    };
+    Ok(())
+}
+
+/// Sets option `name` to `text` on `engine`. On error nothing changes.
+pub fn set(engine: &mut Engine, name: &str, text: &str) -> Result<Effect, String> {
+    let o = find(name).ok_or_else(|| format!("unknown option '{}'", name.trim()))?;
+    let value = parse_value(&o, text)?;
+    if let Some(rule) = house_rule(o.name, &value) {
+        engine.set_rules(engine.rules().with(rule));
+        return Ok(Effect::Done);
+    }
+    let int = |v: &Value| match v {
+        Value::Int(i) => *i,
+        _ => 0,
+    };
+    let flag = matches!(value, Value::Bool(true));
+    match (o.name, &value) {
+        ("Hash", _) => engine.set_hash(int(&value) as usize)?,
+        ("Threads", _) => {
+            engine.stop();
+            engine.threads = int(&value) as usize;
+        }
+        ("Clear Hash", _) => engine.clear_hash(),
+        ("Ponder", _) => return Ok(Effect::Ponder(flag)),
+        ("MultiPV", _) => engine.multipv = int(&value) as usize,
+        ("Move Overhead", _) => engine.move_overhead = int(&value) as u64,
+        ("UCI_Variant", Value::Text(v)) => {
+            let variant: Variant = v.parse()?;
+            engine.set_variant(variant);
+        }
+        ("UCI_Bughouse", _) => {
+            engine.partner_talk = flag;
+            return Ok(Effect::BughouseExtension(flag));
+        }
+        ("PartnerMessages", _) => {
+            engine.bughouse.messages = flag;
+            if !flag {
+                engine.bughouse.partner = Default::default();
+            }
+        }
+        ("EvalFile", Value::Text(t)) => {
+            let text = engine
+                .set_eval_file(t)
+                .map_err(|e| format!("EvalFile: {e}"))?;
+            return Ok(Effect::Message(format!("NNUE network {text}")));
+        }
+        ("Use NNUE", _) => {
+            engine.stop();
+            engine.use_nnue = flag;
+        }
+        #[cfg(feature = "tune")]
+        (name, Value::Int(v)) => crate::search::params::set(name, *v as i32)?,
+        (name, _) => return Err(format!("option '{name}' cannot be set")),
+    }
+    Ok(Effect::Done)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_checked_against_the_table() {
+        let hash = find("hash").unwrap();
+        assert_eq!(parse_value(&hash, "64"), Ok(Value::Int(64)));
+        assert!(parse_value(&hash, "0").is_err());
+        assert!(parse_value(&hash, "65537").is_err());
+        assert!(parse_value(&hash, "99999999999999999999999999").is_err());
+        assert!(parse_value(&hash, "abc").is_err());
+        let mut rules = Variant::Crazyhouse.rules();
+        assert!(apply_rules_option(&mut rules, "PawnDrop2nd", "check-only").is_ok());
+        assert_eq!(rules.pawn_drop_2nd, PawnDrop2nd::CheckOnly);
+        assert!(apply_rules_option(&mut rules, "DropCheck", "false").is_ok());
+        assert!(!rules.drop_check);
+        assert!(apply_rules_option(&mut rules, "PawnDrop2nd", "sometimes").is_err());
+        assert!(apply_rules_option(&mut rules, "Hash", "16").is_err());
+        assert!(apply_rules_option(&mut rules, "Nope", "1").is_err());
+        assert!(apply_rules_option(&mut rules, "UCI_Variant", "bughouse").is_ok());
+        assert_eq!(rules.variant, Variant::Bughouse);
+        assert_eq!(rules.pawn_drop_2nd, PawnDrop2nd::CheckOnly);
+    }
+
+    #[test]
+    fn cecp_features_follow_the_table() {
+        let lines: Vec<String> = table().iter().map(cecp_feature).collect();
+        assert!(lines.contains(&"feature option=\"Hash -spin 16 1 65536\"".to_string()));
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("feature option=\"UCI_Variant -combo *chess /// crazyhouse")));
+        assert!(lines.contains(&"feature option=\"Clear Hash -button\"".to_string()));
+    }
+}

@@ -1,0 +1,130 @@
+//! The argument forms both protocols read. Every number may be anything a
+//! careless or hostile client sends: it is parsed, never assumed.
+
+use crate::engine::Engine;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::types::{Move, Piece, PieceType};
+
+/// Parses the value of `what` (`text` is `None` when it is missing).
+pub fn number<T: std::str::FromStr>(what: &str, text: Option<&str>) -> Result<T, String> {
+    let t = text.ok_or_else(|| format!("{what} needs a value"))?;
+    t.parse::<T>()
+        .map_err(|_| format!("{what}: '{t}' is not a valid number"))
+}
+
+/// Parses a time in milliseconds: any integer, negative ones count as 0,
+/// ones beyond `u64` as `u64::MAX`.
+pub fn millis(what: &str, text: Option<&str>) -> Result<u64, String> {
+    let t = text.ok_or_else(|| format!("{what} needs a value"))?;
+    match t.parse::<i128>() {
+        Ok(v) => Ok(v.clamp(0, i128::from(u64::MAX)) as u64),
+        Err(_)
+            if !t.is_empty()
+                && t.trim_start_matches(['-', '+'])
+                    .bytes()
+                    .all(|b| b.is_ascii_digit()) =>
+        {
+            Ok(if t.starts_with('-') { 0 } else { u64::MAX })
+        }
+        Err(_) => Err(format!("{what}: '{t}' is not a valid number")),
+    }
+}
+
+/// Parses a check value (`true`/`false`, also `1`/`0`, `on`/`off`).
+pub fn boolean(value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "on" => Ok(true),
+        "false" | "0" | "off" => Ok(false),
+        other => Err(format!("expected true or false, not '{other}'")),
+    }
+}
+
+/// Parses `startpos|fen <fen> [moves m1 m2 ...]` (the arguments of UCI
+/// `position` and `bughouse partner`): the start position and the moves,
+/// all checked legal. `command` and `fen_label` name them in errors.
+pub fn setup(
+    args: &[&str],
+    rules: Rules,
+    command: &str,
+    fen_label: &str,
+) -> Result<(Position, Vec<Move>), String> {
+    let moves_at = args.iter().position(|w| *w == "moves");
+    let setup = &args[..moves_at.unwrap_or(args.len())];
+    let start = match setup.first() {
+        Some(&"startpos") => {
+            if setup.len() > 1 {
+                return Err(format!(
+                    "unexpected '{}' after startpos",
+                    setup[1..].join(" ")
+                ));
+            }
+            Position::start_with(rules)
+        }
+        Some(&"fen") => {
+            let fen = setup[1..].join(" ");
+            Position::from_fen(&fen, rules).map_err(|e| format!("bad {fen_label} '{fen}': {e}"))?
+        }
+        _ => return Err(format!("{command} needs 'startpos' or 'fen'")),
+    };
+    let texts: Vec<&str> = moves_at.map(|i| args[i + 1..].to_vec()).unwrap_or_default();
+    let moves = Engine::replay(&start, &texts)?;
+    Ok((start, moves))
+}
+
+/// Parses pocket letters (`QRbn`, `[QR] [bn]`, `-`) into counts `[colour][piece]`.
+pub fn holding(text: &str) -> Result<[[u8; 5]; 2], String> {
+    let mut counts = [[0u8; 5]; 2];
+    for c in text.chars() {
+        if matches!(c, '[' | ']' | '-' | ' ') {
+            continue;
+        }
+        match Piece::from_char(c) {
+            Some(p) if p.kind != PieceType::King => {
+                let slot = &mut counts[p.color.index()][p.kind.index()];
+                *slot = slot.saturating_add(1).min(64);
+            }
+            _ => return Err(format!("bad holding letter '{c}'")),
+        }
+    }
+    Ok(counts)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_of_any_size_are_read_safely() {
+        assert_eq!(millis("wtime", Some("1500")), Ok(1500));
+        assert_eq!(millis("wtime", Some("-20")), Ok(0));
+        assert_eq!(
+            millis("wtime", Some("9223372036854775807")),
+            Ok(i64::MAX as u64)
+        );
+        assert_eq!(
+            millis("wtime", Some("99999999999999999999999999999999999999999")),
+            Ok(u64::MAX)
+        );
+        assert_eq!(
+            millis("wtime", Some("-99999999999999999999999999999999999999999")),
+            Ok(0)
+        );
+        assert!(millis("wtime", Some("12abc")).is_err());
+        assert!(millis("wtime", Some("")).is_err());
+        assert!(millis("wtime", None).is_err());
+        assert_eq!(number::<u32>("depth", Some("7")), Ok(7));
+        assert!(number::<u32>("depth", Some("-7")).is_err());
+    }
+
+    #[test]
+    fn holdings() {
+        let c = holding("[QR] [bn]").unwrap_or_default();
+        assert_eq!(c[0][PieceType::Queen.index()], 1);
+        assert_eq!(c[1][PieceType::Knight.index()], 1);
+        assert_eq!(holding("-"), Ok([[0; 5]; 2]));
+        assert!(holding("K").is_err());
+        assert!(holding("x").is_err());
+    }
+}

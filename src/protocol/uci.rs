@@ -1,0 +1,426 @@
+//! UCI, with the bughouse extension (uci-protocol.md): parses commands,
+//! formats the engine's output. Every input line is untrusted: a bad line
+//! gets `info string error: ...` and leaves the engine in its last good
+//! state.
+
+use super::io::{send, Event};
+use super::options::{self, Effect};
+use super::parse;
+use crate::bench;
+use crate::bughouse::partner::{PartnerMessage, HELP};
+use crate::engine::{Clock, Engine, GoRequest, Listener};
+use crate::eval;
+use crate::perft;
+use crate::position::Position;
+use crate::rules::Variant;
+use crate::search::{Bound, Info, Limits, Score, SearchResult};
+use crate::types::{Color, PieceType};
+use std::sync::mpsc::Receiver;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn error(msg: &str) {
+    send(&format!("info string error: {msg}"));
+}
+
+/// Engine name and version.
+pub const NAME: &str = concat!("Rukav ", env!("CARGO_PKG_VERSION"));
+
+/// Formats a score as UCI writes it (`cp 31`, `mate -3`).
+pub fn format_score(score: Score) -> String {
+    match score {
+        Score::Cp(c) => format!("cp {c}"),
+        Score::Mate(m) => format!("mate {m}"),
+    }
+}
+
+/// Formats an `info` line.
+pub fn format_info(info: &Info) -> String {
+    let bound = match info.bound {
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
+        _ => "",
+    };
+    let ms = info.time.as_millis().max(1) as u64;
+    let nps = info.nodes.saturating_mul(1000) / ms;
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        format_score(info.score),
+        bound,
+        info.nodes,
+        nps,
+        info.hashfull,
+        ms,
+        pv.join(" ")
+    )
+}
+
+/// Formats the `bestmove` line.
+pub fn format_bestmove(r: &SearchResult) -> String {
+    if r.best.is_null() {
+        return "bestmove (none)".into();
+    }
+    match r.ponder {
+        Some(p) => format!("bestmove {} ponder {}", r.best, p),
+        None => format!("bestmove {}", r.best),
+    }
+}
+
+/// How a UCI search's output is written.
+struct UciOutput;
+
+impl Listener for UciOutput {
+    fn info(&self, info: &Info) {
+        send(&format_info(info));
+    }
+    fn best_move(&self, result: &SearchResult) {
+        send(&format_bestmove(result));
+    }
+    fn tell_partner(&self, msg: PartnerMessage) {
+        send(&format!("info string ptell {msg}"));
+    }
+    fn sitting(&self, piece: PieceType, budget: Duration) {
+        send(&format!(
+            "info string sitting for {} at most {} ms",
+            piece.char().to_ascii_uppercase(),
+            budget.as_millis()
+        ));
+    }
+}
+
+/// UCI session state.
+pub struct Uci {
+    engine: Engine,
+    /// The bughouse extension is on (`setoption name UCI_Bughouse value true`).
+    bughouse: bool,
+}
+
+impl Default for Uci {
+    fn default() -> Self {
+        Uci::new()
+    }
+}
+
+impl Uci {
+    /// A fresh session.
+    pub fn new() -> Uci {
+        Uci {
+            engine: Engine::new(),
+            bughouse: false,
+        }
+    }
+
+    /// Handles one line; returns false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else {
+            return true;
+        };
+        let rest: Vec<&str> = words.collect();
+        let result = match cmd {
+            "uci" => {
+                send(&format!("id name {NAME}"));
+                send("id author the Rukav developers");
+                for o in options::table() {
+                    send(&options::uci_line(&o));
+                }
+                send("uciok");
+                Ok(())
+            }
+            "isready" => {
+                send("readyok");
+                Ok(())
+            }
+            "debug" | "register" => Ok(()),
+            "setoption" => self.setoption(&rest),
+            "ucinewgame" => {
+                self.engine.new_game();
+                Ok(())
+            }
+            "position" => self.position(&rest),
+            "go" => self.go(&rest),
+            "stop" => {
+                self.engine.stop();
+                Ok(())
+            }
+            "bughouse" => self.bughouse_command(&rest),
+            "ponderhit" => {
+                self.engine.ponderhit();
+                Ok(())
+            }
+            "quit" => {
+                self.engine.stop();
+                return false;
+            }
+            "d" => {
+                let pos = self.engine.position();
+                for l in pos.pretty().lines() {
+                    send(l);
+                }
+                send(&format!("Fen: {}", pos.fen()));
+                send(&format!("Key: {:016x}", pos.key()));
+                let checkers: Vec<String> = pos.checkers().map(|s| s.to_string()).collect();
+                send(&format!("Checkers: {}", checkers.join(" ")));
+                Ok(())
+            }
+            "eval" => {
+                self.eval();
+                Ok(())
+            }
+            "bench" => {
+                let depth = rest
+                    .first()
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(bench::BENCH_DEPTH);
+                self.engine.stop();
+                let r = bench::run(depth.clamp(1, 30), 16, &mut |l| {
+                    send(&format!("info string {l}"))
+                });
+                send(&format!("{} nodes {} nps", r.nodes, r.nps));
+                Ok(())
+            }
+            other => Err(format!("unknown command '{other}'")),
+        };
+        if let Err(e) = result {
+            error(&e);
+        }
+        true
+    }
+
+    fn setoption(&mut self, args: &[&str]) -> Result<(), String> {
+        // setoption name <id with spaces> [value <x with spaces>]
+        if args.first() != Some(&"name") {
+            return Err("setoption needs 'name'".into());
+        }
+        let value_at = args.iter().position(|w| *w == "value");
+        let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+        let value = value_at
+            .map(|i| args[i + 1..].join(" "))
+            .unwrap_or_default();
+        match options::set(&mut self.engine, &name, &value)? {
+            Effect::Done | Effect::Ponder(_) => {}
+            Effect::Message(m) => send(&format!("info string {m}")),
+            Effect::BughouseExtension(on) => self.bughouse = on,
+        }
+        Ok(())
+    }
+
+    fn position(&mut self, args: &[&str]) -> Result<(), String> {
+        let (start, moves) = parse::setup(args, self.engine.rules(), "position", "FEN")?;
+        self.engine.stop();
+        self.engine.set_position(start, moves);
+        Ok(())
+    }
+
+    fn go(&mut self, args: &[&str]) -> Result<(), String> {
+        let mut clock = Clock::default();
+        let mut limits = Limits::default();
+        let mut ponder = false;
+        let mut i = 0;
+        let pos = *self.engine.position();
+        while i < args.len() {
+            let next = args.get(i + 1).copied();
+            match args[i] {
+                "wtime" => clock.wtime = Some(parse::millis("wtime", next)?),
+                "btime" => clock.btime = Some(parse::millis("btime", next)?),
+                "winc" => clock.winc = parse::millis("winc", next)?,
+                "binc" => clock.binc = parse::millis("binc", next)?,
+                "movestogo" => clock.movestogo = Some(parse::millis("movestogo", next)?),
+                "movetime" => clock.movetime = Some(parse::millis("movetime", next)?),
+                "depth" => limits.depth = Some(parse::number("depth", next)?),
+                "nodes" => limits.nodes = Some(parse::number("nodes", next)?),
+                "mate" => limits.mate = Some(parse::number("mate", next)?),
+                "perft" => {
+                    let depth: u32 = parse::number("perft", next)?;
+                    self.engine.stop();
+                    self.perft(depth.min(20));
+                    return Ok(());
+                }
+                "infinite" => {
+                    limits.infinite = true;
+                    i += 1;
+                    continue;
+                }
+                "ponder" => {
+                    ponder = true;
+                    i += 1;
+                    continue;
+                }
+                "searchmoves" => {
+                    i += 1;
+                    while i < args.len() {
+                        match pos.parse_uci_move(args[i]) {
+                            Ok(m) => limits.searchmoves.push(m),
+                            Err(_) => break,
+                        }
+                        i += 1;
+                    }
+                    if limits.searchmoves.is_empty() {
+                        return Err("searchmoves lists no legal move".into());
+                    }
+                    continue;
+                }
+                other => return Err(format!("unknown go parameter '{other}'")),
+            }
+            i += 2;
+        }
+        let request = GoRequest {
+            clock,
+            limits,
+            ponder,
+        };
+        self.engine.go(request, Arc::new(UciOutput));
+        Ok(())
+    }
+
+    /// The bughouse extension (uci-protocol.md, "Bughouse extension").
+    fn bughouse_command(&mut self, args: &[&str]) -> Result<(), String> {
+        if !self.bughouse {
+            return Err("bughouse commands need 'setoption name UCI_Bughouse value true'".into());
+        }
+        match args.first().copied() {
+            Some("partner") => {
+                // `bughouse partner add ...` sets a second partner board
+                // (the centre player of the three-board form has two).
+                let add = args.get(1) == Some(&"add");
+                let setup = if add { &args[2..] } else { &args[1..] };
+                let rules = Variant::Bughouse.rules();
+                let (start, moves) = parse::setup(setup, rules, "bughouse partner", "partner FEN")?;
+                let mut pos = start;
+                for m in moves {
+                    pos.make_move(m);
+                }
+                // At most two partner boards: a repeated `add` replaces the
+                // second one instead of growing the list.
+                let boards = &mut self.engine.bughouse.partner_boards;
+                boards.truncate(usize::from(add));
+                boards.push(pos);
+            }
+            Some("clocks") => {
+                if args.len() != 5 {
+                    return Err("bughouse clocks needs four times in ms".into());
+                }
+                let mut c = [0u64; 4];
+                for (slot, text) in c.iter_mut().zip(&args[1..]) {
+                    *slot = parse::millis("clocks", Some(text))?;
+                }
+                self.engine.bughouse.clocks = Some(c);
+            }
+            Some("holding") => {
+                let counts = parse::holding(&args[1..].concat())?;
+                self.engine.set_pockets(counts)?;
+            }
+            Some("ptell") => {
+                let text = args[1..].join(" ");
+                let msg: PartnerMessage = text.parse()?;
+                if msg == PartnerMessage::Help {
+                    send(&format!("info string ptell {HELP}"));
+                } else {
+                    // With PartnerMessages off the message is heard and ignored.
+                    self.engine.hear(msg);
+                }
+            }
+            Some("gambler") => {
+                // bughouse gambler <white|black> <FEN>: which piece of his
+                // opponent the partner of a Gambler promotion takes.
+                let chooser = match args.get(1).copied() {
+                    Some("white" | "w") => Color::White,
+                    Some("black" | "b") => Color::Black,
+                    _ => return Err("bughouse gambler needs white|black and a FEN".into()),
+                };
+                let fen = args[2..].join(" ");
+                let pos = Position::from_fen(&fen, self.engine.rules())
+                    .map_err(|e| format!("bad gambler FEN '{fen}': {e}"))?;
+                match crate::bughouse::strategy::gambler_choice(&pos, chooser) {
+                    Some(sq) => send(&format!("info string gambler {sq}")),
+                    None => send("info string gambler none"),
+                }
+            }
+            Some(other) => return Err(format!("unknown bughouse command '{other}'")),
+            None => return Err("bughouse needs a subcommand".into()),
+        }
+        Ok(())
+    }
+
+    fn perft(&self, depth: u32) {
+        let pos = *self.engine.position();
+        let start = Instant::now();
+        let counts = perft::divide(&pos, depth, 1);
+        let total: u64 = if depth == 0 {
+            1
+        } else {
+            counts.iter().map(|c| c.1).sum()
+        };
+        for (m, n) in &counts {
+            send(&format!("{m}: {n}"));
+        }
+        let ms = start.elapsed().as_millis().max(1) as u64;
+        send("");
+        send(&format!("Nodes searched: {total}"));
+        send(&format!(
+            "info string perft time {ms} ms, {} nps",
+            total.saturating_mul(1000) / ms
+        ));
+    }
+
+    fn eval(&self) {
+        let pos = self.engine.position();
+        let (score, trace) = eval::evaluate_traced(pos);
+        send(&format!(
+            "info string {:<22} {:>7} {:>7} {:>7}",
+            "term", "white", "black", "total"
+        ));
+        for (name, w, b) in &trace.terms {
+            send(&format!(
+                "info string {:<22} {:>7} {:>7} {:>7}",
+                name,
+                w,
+                b,
+                w - b
+            ));
+        }
+        let white_view = score * pos.side_to_move().sign();
+        send(&format!(
+            "info string hand-written evaluation {} cp (side to move), {} cp (white)",
+            score, white_view
+        ));
+        let net = self
+            .engine
+            .active_net()
+            .filter(|n| n.serves(pos.rules().variant));
+        let (score, what) = match net {
+            Some(net) => (net.evaluate_position(pos), "NNUE"),
+            None => (score, "hand-written"),
+        };
+        send(&format!(
+            "info string final evaluation {} cp (side to move), {} cp (white) [{what}]",
+            score,
+            score * pos.side_to_move().sign()
+        ));
+    }
+}
+
+/// Runs a UCI session: `first` is the line already read, the rest comes
+/// from `input`.
+pub fn run(first: &str, input: Receiver<Event>) {
+    let mut uci = Uci::new();
+    if uci.handle(first) {
+        while let Ok(event) = input.recv() {
+            match event {
+                Event::Line(l) => {
+                    if !uci.handle(&l) {
+                        break;
+                    }
+                }
+                Event::Eof => break,
+                Event::SearchDone(..) => {}
+            }
+        }
+    }
+    uci.engine.stop();
+}
