@@ -41,8 +41,10 @@ impl Worker {
             if ply >= MAX_PLY - 2 {
                 return if in_check { 0 } else { self.evaluate(pos, ply) };
             }
-            if (pos.rules().fifty_move_rule && pos.halfmove_clock() >= 100)
+            let rules = pos.rules();
+            if (rules.fifty_move_rule && pos.halfmove_clock() >= 100)
                 || self.is_repetition(pos)
+                || (!rules.drops && !rules.losers_win && pos.insufficient_material())
             {
                 return 0;
             }
@@ -209,6 +211,12 @@ impl Worker {
             let gives_check = child.in_check();
             self.prev_move[ply] = m;
             self.keys.push(child.key());
+            if PV {
+                // The child's line is empty until a PV search of it fills it:
+                // a zero-window search that fails high must not leave the
+                // line of an earlier sibling behind this move.
+                self.pv_len[ply + 1] = ply + 1;
+            }
 
             let mut ext = 0;
             if gives_check
@@ -276,6 +284,7 @@ impl Worker {
         if root && best_move.is_null() {
             // Fail low at the root: keep the first move as the line.
             if let Some(&m) = moves.first() {
+                self.pv_len[1] = 1;
                 self.update_pv(0, m);
             }
         }
