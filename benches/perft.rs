@@ -3,6 +3,8 @@
 //! `cargo bench --bench perft` runs everything in a few minutes;
 //! `cargo bench --bench perft -- movegen` runs one group.
 
+#![allow(missing_docs)] // criterion_group! generates an undocumented function
+
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rukav::perft::perft;
 use rukav::{Position, Variant};

@@ -41,7 +41,7 @@ fn random_position(variant: Variant, rng: &mut Rng, plies: usize) -> Option<Posi
 }
 
 fn check_searches(variant: Variant, positions: usize, threads: usize, multipv: usize) -> usize {
-    let mut rng = Rng(0x5eed ^ variant.id() as u64 * 7919 + threads as u64);
+    let mut rng = Rng(0x5eed ^ (u64::from(variant.id()) * 7919 + threads as u64));
     let mut engine = Engine::new();
     engine.set_rules(variant.rules());
     engine.threads = threads;

@@ -527,9 +527,16 @@ mod simd {
 pub const USE_NNUE_DEFAULT: bool = true;
 
 /// The network shipped in the binary (see `nets/README.md`).
+#[cfg(not(rukav_evalfile))]
 pub const DEFAULT_NET_NAME: &str = "rukav-zh-90ae23a87aeb.nnue";
-
+#[cfg(not(rukav_evalfile))]
 static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../nets/rukav-zh-90ae23a87aeb.nnue");
+
+/// The network shipped in the binary: the file of `EVALFILE` at build time.
+#[cfg(rukav_evalfile)]
+pub const DEFAULT_NET_NAME: &str = env!("RUKAV_EVALFILE_NAME");
+#[cfg(rukav_evalfile)]
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!(env!("RUKAV_EVALFILE"));
 
 /// The embedded default network, parsed once.
 pub fn default_network() -> Option<Arc<Network>> {
