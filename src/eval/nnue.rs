@@ -469,39 +469,34 @@ mod simd {
         *AVX2
     }
 
+    /// Runs the AVX2 kernel where the CPU has AVX2, the portable one elsewhere.
+    macro_rules! dispatch {
+        ($fast:expr, $portable:expr) => {{
+            #[cfg(target_arch = "x86_64")]
+            if has_avx2() {
+                // SAFETY: the CPU supports AVX2 (checked at run time above).
+                return unsafe { $fast };
+            }
+            $portable
+        }};
+    }
+
     /// `acc += w`, lane by lane (wrapping).
     #[inline]
     pub fn add(acc: &mut [i16], w: &[i16]) {
-        #[cfg(target_arch = "x86_64")]
-        if has_avx2() {
-            // SAFETY: the CPU supports AVX2 (checked at run time above).
-            unsafe { avx2::add(acc, w) };
-            return;
-        }
-        add_portable(acc, w)
+        dispatch!(avx2::add(acc, w), add_portable(acc, w))
     }
 
     /// `acc -= w`, lane by lane (wrapping).
     #[inline]
     pub fn sub(acc: &mut [i16], w: &[i16]) {
-        #[cfg(target_arch = "x86_64")]
-        if has_avx2() {
-            // SAFETY: the CPU supports AVX2 (checked at run time above).
-            unsafe { avx2::sub(acc, w) };
-            return;
-        }
-        sub_portable(acc, w)
+        dispatch!(avx2::sub(acc, w), sub_portable(acc, w))
     }
 
     /// `sum(clamp(a, 0, QA) * w)`.
     #[inline]
     pub fn crelu_dot(acc: &[i16], weights: &[i16]) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if has_avx2() {
-            // SAFETY: the CPU supports AVX2 (checked at run time above).
-            return unsafe { avx2::dot(acc, weights) };
-        }
-        dot_portable(acc, weights)
+        dispatch!(avx2::dot(acc, weights), dot_portable(acc, weights))
     }
 
     #[cfg(test)]

@@ -46,6 +46,19 @@ pub const OPENING_CHECK_NODES: u64 = 20_000;
 /// (it then writes no positions, and the run stays reproducible).
 const OPENING_TRIES: u32 = 32;
 
+/// The engine's judgement of an opening: the score of a fresh search of
+/// [`OPENING_CHECK_NODES`] nodes (side to move's view).
+fn opening_score(engine: &mut Engine, pos: Position) -> i32 {
+    engine.new_game();
+    engine.set_position(pos, Vec::new());
+    let limits = Limits {
+        nodes: Some(OPENING_CHECK_NODES),
+        multipv: 1,
+        ..Limits::default()
+    };
+    engine.search_sync(limits, &|_| {}).score
+}
+
 /// The opening of one game: a book position or the start position, then the
 /// random plies, drawn again while the engine judges it lost for one side.
 /// `None` when no acceptable opening was found.
@@ -72,17 +85,7 @@ fn opening(cfg: &DatagenConfig, rng: &mut Rng, engine: &mut Engine) -> Option<Po
         let Some(limit) = cfg.opening_limit else {
             return Some(pos);
         };
-        engine.new_game();
-        engine.set_position(pos, Vec::new());
-        let r = engine.search_sync(
-            Limits {
-                nodes: Some(OPENING_CHECK_NODES),
-                multipv: 1,
-                ..Limits::default()
-            },
-            &|_| {},
-        );
-        if r.score.abs() <= limit {
+        if opening_score(engine, pos).abs() <= limit {
             return Some(pos);
         }
     }

@@ -90,17 +90,8 @@ fn engine_made_openings_are_judged_playable() {
         let pos = opening(&cfg, &mut Rng::for_index(cfg.seed, index), &mut engine)
             .expect("an opening within the limit");
         assert!(pos.fullmove_number() >= 5, "{}", pos.fen());
-        engine.new_game();
-        engine.set_position(pos, Vec::new());
-        let r = engine.search_sync(
-            Limits {
-                nodes: Some(OPENING_CHECK_NODES),
-                multipv: 1,
-                ..Limits::default()
-            },
-            &|_| {},
-        );
-        assert!(r.score.abs() <= 150, "{} scored {}", pos.fen(), r.score);
+        let score = opening_score(&mut engine, pos);
+        assert!(score.abs() <= 150, "{} scored {score}", pos.fen());
     }
     // An impossible limit finds nothing and the game writes no positions.
     cfg.opening_limit = Some(-1);
