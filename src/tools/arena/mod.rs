@@ -36,6 +36,7 @@
 use self::engines::{Msg, Proc};
 use super::bpgn;
 use super::elo::{elo_with_error, format_elo, pair_scores};
+use super::progress::Progress;
 use rukav::bughouse::{board_letter, seat_name, Form, Handover, MatchResult, TimeControl};
 use rukav::protocol::options::apply_rules_option;
 use rukav::{Color, Rules, Variant};
@@ -324,15 +325,38 @@ impl ArenaConfig {
     }
 }
 
+/// What a running match reports.
+pub enum Update<'a> {
+    /// A setup message (which engine plays where).
+    Note(&'a str),
+    /// A game ended: games played so far and the game's line.
+    Game(u32, &'a str),
+}
+
+impl Update<'_> {
+    /// The text of the update.
+    pub fn line(&self) -> &str {
+        match self {
+            Update::Note(l) | Update::Game(_, l) => l,
+        }
+    }
+}
+
 /// `rukav arena`: runs the match and prints the summary.
 pub fn main(args: ArenaArgs) -> Result<(), String> {
     let cfg = ArenaConfig::from_args(&args)?;
     let quiet = args.quiet;
-    let summary = run(&cfg, &mut |line| {
-        if !quiet {
-            eprintln!("{line}");
+    let mut bar = Progress::new("games", 0, u64::from(cfg.games));
+    let summary = run(&cfg, &mut |update| {
+        if quiet {
+            return;
+        }
+        bar.println(update.line());
+        if let Update::Game(played, _) = update {
+            bar.update(u64::from(played), "");
         }
     })?;
+    bar.finish();
     print_summary(&summary);
     Ok(())
 }
@@ -409,7 +433,7 @@ struct Arena<'a> {
     procs: Vec<Proc>,
     tx: Sender<Msg>,
     rx: Receiver<Msg>,
-    progress: &'a mut dyn FnMut(&str),
+    progress: &'a mut dyn FnMut(Update),
     /// A Gambler choice asked of an engine: (process, board, deadline ms).
     gambler_wait: Option<(usize, usize, u64)>,
 }
@@ -446,8 +470,8 @@ fn tc_string(tc: &TimeControl) -> String {
     format!("{}+{}", s(tc.base_ms), s(tc.inc_ms))
 }
 
-/// Runs a match; `progress` receives one line per game (and setup messages).
-pub fn run(cfg: &ArenaConfig, progress: &mut dyn FnMut(&str)) -> Result<Summary, String> {
+/// Runs a match; `progress` receives one update per game (and setup messages).
+pub fn run(cfg: &ArenaConfig, progress: &mut dyn FnMut(Update)) -> Result<Summary, String> {
     let n = cfg.form.boards();
     if cfg.team1.len() != n || cfg.team2.len() != n {
         return Err(format!("each team needs {n} engine commands"));
@@ -497,7 +521,7 @@ pub fn run(cfg: &ArenaConfig, progress: &mut dyn FnMut(&str)) -> Result<Summary,
                 ""
             }
         );
-        (arena.progress)(&line);
+        (arena.progress)(Update::Note(&line));
     }
     let mut file = match &cfg.bpgn {
         Some(path) => {
@@ -583,7 +607,7 @@ pub fn run(cfg: &ArenaConfig, progress: &mut dyn FnMut(&str)) -> Result<Summary,
             summary.losses,
             format_elo(elo, err)
         );
-        (arena.progress)(&line);
+        (arena.progress)(Update::Game(g + 1, &line));
         summary.games.push(GameRecord {
             result,
             swapped,

@@ -176,7 +176,7 @@ fn scripted_mate_bpgn_and_protocol() {
     );
     cfg.bpgn = Some(d.path("games.bpgn"));
     let mut lines = Vec::new();
-    let s = arena::run(&cfg, &mut |l| lines.push(l.to_string())).unwrap();
+    let s = arena::run(&cfg, &mut |u| lines.push(u.line().to_string())).unwrap();
     assert_eq!((s.wins, s.draws, s.losses), (1, 0, 0), "{lines:?}");
     let g = &s.games[0];
     assert_eq!(g.result.winner, Some(Team::One));
