@@ -1,79 +1,14 @@
 //! Scripted sessions for the bughouse protocol parts: the UCI bughouse
 //! extension and xboard/CECP with `holding`, `partner`, `ptell`.
 
+mod common;
+
+use common::Engine;
 use rukav::{Position, Variant};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
-
-struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    log: Vec<String>,
-}
-
-impl Session {
-    fn start() -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rukav"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("engine starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(l) = line else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
-        Session {
-            child,
-            stdin,
-            lines: rx,
-            log: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, s: &str) {
-        self.log.push(format!("> {s}"));
-        writeln!(self.stdin, "{s}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Reads until a line satisfies `pred` (30 s per line at most).
-    fn expect(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        loop {
-            match self.lines.recv_timeout(Duration::from_secs(30)) {
-                Ok(l) => {
-                    self.log.push(format!("< {l}"));
-                    if pred(&l) {
-                        return l;
-                    }
-                }
-                Err(_) => {
-                    let _ = self.child.kill();
-                    panic!("no line for '{what}'; session:\n{}", self.log.join("\n"));
-                }
-            }
-        }
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let status = self.child.wait().unwrap();
-        assert!(status.success());
-    }
-}
 
 #[test]
 fn uci_extension_is_refused_until_enabled_then_works() {
-    let mut s = Session::start();
+    let mut s = Engine::start();
     s.send("uci");
     s.expect("UCI_Bughouse option", |l| {
         l == "option name UCI_Bughouse type check default false"
@@ -109,12 +44,12 @@ fn uci_extension_is_refused_until_enabled_then_works() {
         "{mv} illegal in {}",
         pos.fen()
     );
-    s.quit();
+    s.quit_ok();
 }
 
 #[test]
 fn uci_sitting_holds_the_move_until_go() {
-    let mut s = Session::start();
+    let mut s = Engine::start();
     s.send("setoption name UCI_Variant value bughouse");
     s.send("setoption name UCI_Bughouse value true");
     s.send("position startpos");
@@ -126,7 +61,7 @@ fn uci_sitting_holds_the_move_until_go() {
     assert_eq!(line, "readyok", "moved while sitting");
     s.send("bughouse ptell go");
     s.expect("bestmove after go", |l| l.starts_with("bestmove "));
-    s.quit();
+    s.quit_ok();
 }
 
 /// Black: Kh8 Rg8 g7 h7. A knight in White's hand would mate at once
@@ -136,7 +71,7 @@ const SMOTHER: &str = "6rk/6pp/8/8/8/8/PPP5/1K6[] w - - 0 1";
 
 #[test]
 fn uci_engine_sits_for_an_owed_piece_when_its_clock_allows() {
-    let mut s = Session::start();
+    let mut s = Engine::start();
     s.send("setoption name UCI_Variant value bughouse");
     s.send("setoption name UCI_Bughouse value true");
     s.send(&format!("position fen {SMOTHER}"));
@@ -157,7 +92,7 @@ fn uci_engine_sits_for_an_owed_piece_when_its_clock_allows() {
     s.send("bughouse holding N");
     let best = s.expect("bestmove", |l| l.starts_with("bestmove "));
     assert!(best.starts_with("bestmove N@f7"), "{best}");
-    s.quit();
+    s.quit_ok();
 }
 
 #[test]
@@ -169,7 +104,7 @@ fn uci_engine_does_not_sit_when_behind_on_the_clock_or_in_plain_uci() {
         ),
         ("isready", "go wtime 20000 btime 10000"),
     ] {
-        let mut s = Session::start();
+        let mut s = Engine::start();
         s.send("setoption name UCI_Variant value bughouse");
         s.send(setup);
         s.send(&format!("position fen {SMOTHER}"));
@@ -179,7 +114,7 @@ fn uci_engine_does_not_sit_when_behind_on_the_clock_or_in_plain_uci() {
         });
         assert!(best.starts_with("bestmove "), "{setup}: {best}");
         assert!(!best.contains('@'), "nothing in hand to drop: {best}");
-        s.quit();
+        s.quit_ok();
     }
 }
 
@@ -190,7 +125,7 @@ fn uci_sitting_looks_at_every_partner_board() {
     let quiet = "rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR[] b KQkq - 0 1";
     let knight_hangs = "r1bqkbnr/pppppppp/2n5/8/1p6/2N5/PPPPPPPP/R1BQKBNR[] w KQkq - 0 1";
     for (second, sits) in [(None, false), (Some(knight_hangs), true)] {
-        let mut s = Session::start();
+        let mut s = Engine::start();
         s.send("setoption name UCI_Variant value bughouse");
         s.send("setoption name UCI_Bughouse value true");
         s.send(&format!("bughouse partner fen {quiet}"));
@@ -208,13 +143,13 @@ fn uci_sitting_looks_at_every_partner_board() {
             let best = s.expect("bestmove", |l| l.starts_with("bestmove "));
             assert!(best.starts_with("bestmove N@f7"), "{best}");
         }
-        s.quit();
+        s.quit_ok();
     }
 }
 
 #[test]
 fn uci_partner_messages_off_sends_and_hears_nothing() {
-    let mut s = Session::start();
+    let mut s = Engine::start();
     s.send("setoption name UCI_Variant value bughouse");
     s.send("setoption name UCI_Bughouse value true");
     s.send("setoption name PartnerMessages value false");
@@ -227,12 +162,12 @@ fn uci_partner_messages_off_sends_and_hears_nothing() {
         l.starts_with("bestmove") || l.starts_with("info string ptell") || l.contains("error")
     });
     assert!(line.starts_with("bestmove "), "{line}");
-    s.quit();
+    s.quit_ok();
 }
 
 #[test]
 fn uci_gambler_choice_takes_the_piece_that_matters() {
-    let mut s = Session::start();
+    let mut s = Engine::start();
     s.send("setoption name UCI_Variant value bughouse");
     s.send("setoption name UCI_Bughouse value true");
     // Only Black's knight on h6 guards f7: without it Nf7 is a smothered
@@ -242,12 +177,12 @@ fn uci_gambler_choice_takes_the_piece_that_matters() {
     assert_eq!(line, "info string gambler h6");
     s.send("bughouse gambler purple 8/8/8/8/8/8/8/8 w - - 0 1");
     s.expect("an error", |l| l.starts_with("info string error"));
-    s.quit();
+    s.quit_ok();
 }
 
 #[test]
 fn uci_holding_during_a_search_restarts_it_on_the_new_pocket() {
-    let mut s = Session::start();
+    let mut s = Engine::start();
     s.send("setoption name UCI_Variant value bughouse");
     s.send("setoption name UCI_Bughouse value true");
     // Black has played ...f5: with a queen in hand Q@f7 is mate (contact
@@ -270,12 +205,12 @@ fn uci_holding_during_a_search_restarts_it_on_the_new_pocket() {
     let next = s.expect("readyok", |l| l == "readyok" || l.starts_with("bestmove"));
     assert_eq!(next, "readyok", "two bestmoves after a restart");
     assert!(best.starts_with("bestmove Q@f7"), "Q@f7 mates: {best}");
-    s.quit();
+    s.quit_ok();
 }
 
 #[test]
 fn xboard_bughouse_session() {
-    let mut s = Session::start();
+    let mut s = Engine::start();
     s.send("xboard");
     s.send("protover 2");
     let features = s.expect("features", |l| {
@@ -341,5 +276,5 @@ fn xboard_bughouse_session() {
     );
     s.send("foo");
     s.expect("unknown", |l| l.starts_with("Error (unknown command)"));
-    s.quit();
+    s.quit_ok();
 }

@@ -4,77 +4,9 @@
 //! file in a debug build, where an integer overflow panics (and the engine
 //! would die, failing the test).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
+mod common;
 
-struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    log: Vec<String>,
-}
-
-impl Session {
-    fn start() -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rukav"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("engine starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(l) = line else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
-        Session {
-            child,
-            stdin,
-            lines: rx,
-            log: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, s: &str) {
-        self.log.push(format!("> {s}"));
-        writeln!(self.stdin, "{s}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Reads until a line satisfies `pred`; fails the test if the engine
-    /// died or said nothing for a minute.
-    fn expect(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        loop {
-            match self.lines.recv_timeout(Duration::from_secs(60)) {
-                Ok(l) => {
-                    self.log.push(format!("< {l}"));
-                    if pred(&l) {
-                        return l;
-                    }
-                }
-                Err(_) => {
-                    let _ = self.child.kill();
-                    panic!("no line for '{what}'; session:\n{}", self.log.join("\n"));
-                }
-            }
-        }
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let status = self.child.wait().unwrap();
-        assert!(status.success(), "{}", self.log.join("\n"));
-    }
-}
-
+use common::Engine;
 const HUGE: [&str; 5] = [
     "9223372036854775807",
     "18446744073709551615",
@@ -85,7 +17,7 @@ const HUGE: [&str; 5] = [
 
 #[test]
 fn uci_go_with_extreme_clocks() {
-    let mut s = Session::start();
+    let mut s = Engine::start();
     s.send("uci");
     s.expect("uciok", |l| l == "uciok");
     for variant in ["crazyhouse", "bughouse", "chess"] {
@@ -117,12 +49,12 @@ fn uci_go_with_extreme_clocks() {
     }
     s.send("isready");
     s.expect("readyok", |l| l == "readyok");
-    s.quit();
+    s.quit_ok();
 }
 
 #[test]
 fn xboard_extreme_clocks_and_levels() {
-    let mut s = Session::start();
+    let mut s = Engine::start();
     s.send("xboard");
     s.send("protover 2");
     s.expect("done", |l| l == "feature done=1");
@@ -147,5 +79,5 @@ fn xboard_extreme_clocks_and_levels() {
     s.send("st 1e308");
     s.send("st inf");
     s.expect("bad st", |l| l.starts_with("Error"));
-    s.quit();
+    s.quit_ok();
 }

@@ -120,6 +120,21 @@ impl Worker {
                     break;
                 }
             }
+            let timed = self.limits.soft_time.is_some() || self.limits.hard_time.is_some();
+            if self.id == 0
+                && timed
+                && !self.limits.infinite
+                && !self.shared.pondering.load(Ordering::Relaxed)
+            {
+                // Nothing to think about: a forced move, or a mate proven
+                // within the full-width depth (no shorter one was missed).
+                let mate_plies = MATE - result.score.abs();
+                if root_moves.len() == 1
+                    || (result.score.abs() >= MATE_BOUND && mate_plies <= depth)
+                {
+                    break;
+                }
+            }
             if self.id == 0 && !self.shared.pondering.load(Ordering::Relaxed) {
                 if let Some(soft) = self.limits.soft_time {
                     if timeman::soft_limit_reached(

@@ -7,6 +7,26 @@ use super::{params, Limits, Reporter, SearchResult, Shared};
 use crate::position::Position;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Duration;
+
+/// Stops the search at the hard time limit. A thread of its own, so that
+/// the limit holds however many search threads share the cores (the main
+/// search thread may get little CPU time when they are many). Not while
+/// pondering: the clock starts at `ponderhit`.
+fn watch_clock(shared: &Shared, hard: Duration) {
+    while !shared.stop.load(Ordering::Relaxed) {
+        let left = if shared.pondering.load(Ordering::Relaxed) {
+            hard
+        } else {
+            hard.saturating_sub(shared.elapsed())
+        };
+        if left.is_zero() {
+            shared.stop.store(true, Ordering::Relaxed);
+            return;
+        }
+        std::thread::sleep(left.min(Duration::from_micros(500)));
+    }
+}
 
 /// Runs a whole search: `threads` workers (Lazy SMP) on `root`, the main
 /// thread reporting through `report`. Returns the main thread's result.
@@ -21,6 +41,10 @@ pub fn search(
     shared.tt.new_search();
     let threads = threads.max(1);
     let result = std::thread::scope(|scope| {
+        if let Some(hard) = limits.hard_time {
+            let shared = &shared;
+            scope.spawn(move || watch_clock(shared, hard));
+        }
         let mut helpers = Vec::new();
         for id in 1..threads {
             let shared = shared.clone();

@@ -57,8 +57,10 @@ pub fn time_limits(
     overhead: u64,
 ) -> (Option<Duration>, Option<Duration>) {
     if let Some(mt) = clock.movetime {
+        // A fixed time per move is used whole (iterative deepening stops
+        // early only for a forced move or a proven mate).
         let t = Duration::from_millis(mt.saturating_sub(overhead).max(1));
-        return (Some(t), Some(t));
+        return (None, Some(t));
     }
     let (Some(time), inc) = clock.of(side) else {
         return (None, None);
@@ -129,8 +131,8 @@ mod tests {
             ..Clock::default()
         };
         let (soft, hard) = time_limits(&c, Color::Black, 30);
-        assert_eq!(soft, Some(Duration::from_millis(470)));
-        assert_eq!(hard, soft);
+        assert_eq!(soft, None);
+        assert_eq!(hard, Some(Duration::from_millis(470)));
     }
 
     /// Untrusted clocks never overflow (this test panics on overflow in a
@@ -163,7 +165,7 @@ mod tests {
                 ..Clock::default()
             };
             let (soft, hard) = time_limits(&c, Color::White, 30);
-            assert_eq!(soft, hard);
+            assert!(soft.is_none() && hard.is_some());
         }
     }
 }
