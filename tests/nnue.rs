@@ -15,7 +15,16 @@ fn random_net(seed: u64, hidden: usize, variants: Vec<Variant>) -> Network {
     let fw: Vec<i16> = (0..INPUTS * hidden).map(|_| small(300)).collect();
     let fb: Vec<i16> = (0..hidden).map(|_| small(100)).collect();
     let ow: Vec<i16> = (0..2 * hidden).map(|_| small(120)).collect();
-    Network::from_parts(hidden, fw, fb, ow, 1234, variants, "random test net".into()).unwrap()
+    Network::from_parts(
+        hidden,
+        fw,
+        fb,
+        ow,
+        vec![1234],
+        variants,
+        "random test net".into(),
+    )
+    .unwrap()
 }
 
 fn assert_same(a: &Accumulator, b: &Accumulator, hidden: usize, what: &str) {
@@ -53,10 +62,7 @@ fn walk(variant: Variant, games: usize, seed: u64) -> usize {
             let mut fresh = Accumulator::default();
             net.refresh(&child, &mut fresh);
             assert_same(&next, &fresh, hidden, &format!("{} after {m}", pos.fen()));
-            assert_eq!(
-                net.evaluate(&next, child.side_to_move()),
-                net.evaluate_position(&child)
-            );
+            assert_eq!(net.evaluate(&next, &child), net.evaluate_position(&child));
             checked += 1;
             pos = child;
             acc = next;
@@ -169,4 +175,53 @@ fn the_embedded_network_loads() {
         "{}",
         net.description()
     );
+}
+
+/// A network with eight output buckets: each bucket speaks for its range of
+/// pieces on the board, and the file round-trips with them.
+#[test]
+fn output_buckets_choose_by_pieces_and_round_trip() {
+    let hidden = 32;
+    let mut rng = Rng(77);
+    let mut small = |range: u64| (rng.next_u64() % (2 * range + 1)) as i16 - range as i16;
+    let fw: Vec<i16> = (0..INPUTS * hidden).map(|_| small(300)).collect();
+    let fb: Vec<i16> = (0..hidden).map(|_| small(100)).collect();
+    let ow: Vec<i16> = (0..8 * 2 * hidden).map(|_| small(120)).collect();
+    let biases: Vec<i32> = (0..8).map(|b| b * 100_000).collect();
+    let net = Network::from_parts(
+        hidden,
+        fw,
+        fb,
+        ow,
+        biases,
+        vec![Variant::Crazyhouse],
+        "bucket test".into(),
+    )
+    .unwrap();
+    assert_eq!(net.buckets(), 8);
+    let rules = Variant::Crazyhouse.rules();
+    let full = Position::start_with(rules);
+    let bare =
+        Position::from_fen("4k3/8/8/8/8/8/8/4K3[QQRRBBNNPPPPPPPP] w - - 0 1", rules).unwrap();
+    assert_eq!(nnue::output_bucket(&full, 8), 7);
+    assert_eq!(nnue::output_bucket(&bare, 8), 0);
+    assert_eq!(nnue::output_bucket(&full, 1), 0);
+    let back = Network::from_bytes(&net.to_bytes()).unwrap();
+    assert_eq!(back.buckets(), 8);
+    for p in [full, bare] {
+        assert_eq!(back.evaluate_position(&p), net.evaluate_position(&p));
+    }
+    // Buckets with other biases give other evaluations.
+    assert_ne!(net.evaluate_position(&full), net.evaluate_position(&bare));
+    // Too many buckets are refused.
+    assert!(Network::from_parts(
+        16,
+        vec![0; INPUTS * 16],
+        vec![0; 16],
+        vec![0; 9 * 32],
+        vec![0; 9],
+        vec![],
+        String::new()
+    )
+    .is_err());
 }

@@ -12,8 +12,10 @@
 //!
 //! A feature transformer (`INPUTS x HIDDEN`, bias) gives one accumulator per
 //! perspective; both are clipped to `0..=QA` (CReLU), the side to move's
-//! first, and a single output neuron reads them: `eval = (out + bias) *
-//! SCALE / (QA * QB)` centipawns. Accumulators are updated from the
+//! first, and one output neuron reads them: `eval = (out + bias) * SCALE /
+//! (QA * QB)` centipawns. A network may have several output neurons
+//! ("output buckets"), one per range of the number of pieces on the board
+//! ([`output_bucket`]); the position picks which one speaks. Accumulators are updated from the
 //! [`Delta`] that `make_move_delta` reports (board pieces and pocket counts)
 //! and refreshed from the position at the root.
 //!
@@ -24,12 +26,13 @@
 //! | magic `RUKAVNN1` | 8 |
 //! | format version (u32, = [`FORMAT_VERSION`]) | 4 |
 //! | inputs (u32, = [`INPUTS`]), hidden size (u32) | 8 |
+//! | output buckets (u32, 1..=[`MAX_BUCKETS`]; absent in version 1 files, which have one) | 4 |
 //! | description length (u32), then the description (UTF-8: architecture, variants, how it was trained) | 4 + n |
 //! | variants: count (u32), then one byte each (`Variant::id`) | 4 + v |
 //! | feature weights, i16, input-major (`INPUTS * hidden`) | |
 //! | feature biases, i16 (`hidden`) | |
-//! | output weights, i16 (`2 * hidden`: side to move, then the other side) | |
-//! | output bias, i32 | 4 |
+//! | output weights, i16, per bucket (`buckets * 2 * hidden`: side to move, then the other side) | |
+//! | output biases, i32 (`buckets`) | 4 x buckets |
 //! | FNV-1a 64 checksum of everything before it | 8 |
 
 use crate::position::{Delta, Position};
@@ -48,7 +51,9 @@ pub const POCKET_SLOTS: usize = 30;
 /// All inputs of one perspective.
 pub const INPUTS: usize = BOARD_FEATURES + 2 * POCKET_SLOTS;
 /// Largest hidden layer the engine accepts (accumulators are this wide).
-pub const MAX_HIDDEN: usize = 512;
+pub const MAX_HIDDEN: usize = 1024;
+/// Most output buckets.
+pub const MAX_BUCKETS: usize = 8;
 /// Quantisation of the feature transformer (1.0 = QA).
 pub const QA: i32 = 255;
 /// Quantisation of the output weights (1.0 = QB).
@@ -57,8 +62,8 @@ pub const QB: i32 = 64;
 /// hand-written evaluation's scores fit game results (Texel K = 0.663 at 400),
 /// so that the network speaks the units the search's margins were tuned in.
 pub const SCALE: i32 = 600;
-/// Version of the file format.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version of the file format written (version 1 files are still read).
+pub const FORMAT_VERSION: u32 = 2;
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"RUKAVNN1";
 
@@ -91,6 +96,24 @@ pub fn pocket_feature(
     Some(BOARD_FEATURES + theirs * POCKET_SLOTS + POCKET_OFFSETS[k] + slot)
 }
 
+/// The output bucket of `pos` for a network with `buckets` of them: the
+/// number of pieces on the board other than kings, in ranges that split a
+/// game's phases (in drop variants the pieces not on the board are in hand,
+/// so this is also how full the pockets are).
+#[inline]
+pub fn output_bucket(pos: &Position, buckets: usize) -> usize {
+    if buckets <= 1 {
+        return 0;
+    }
+    let pieces = (pos.occupied() & !pos.kind_bb(PieceType::King)).count() as usize;
+    // 0-10, 11-14, 15-17, 18-20, 21-23, 24-26, 27-28, 29+ for eight buckets.
+    const EIGHT: [usize; 33] = [
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 7,
+        7, 7, 7,
+    ];
+    EIGHT[pieces.min(32)] * buckets / MAX_BUCKETS
+}
+
 /// Every active feature of `pos` from `perspective`, appended to `out`.
 pub fn active_features(pos: &Position, perspective: Color, out: &mut Vec<usize>) {
     for sq in pos.occupied() {
@@ -114,12 +137,15 @@ pub fn active_features(pos: &Position, perspective: Color, out: &mut Vec<usize>)
 /// A loaded network with quantised weights.
 pub struct Network {
     hidden: usize,
+    /// Output buckets.
+    buckets: usize,
     /// `INPUTS * hidden`, input-major.
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
-    /// `2 * hidden`: side to move, then the other side.
+    /// `buckets * 2 * hidden`: per bucket, side to move, then the other side.
     output_weights: Vec<i16>,
-    output_bias: i32,
+    /// One per bucket.
+    output_bias: Vec<i32>,
     variants: Vec<Variant>,
     description: String,
 }
@@ -184,13 +210,15 @@ impl<'a> Reader<'a> {
 }
 
 impl Network {
-    /// Builds a network from quantised parts (the trainer's output).
+    /// Builds a network from quantised parts (the trainer's output):
+    /// `output_weights` holds `2 * hidden` weights per bucket and
+    /// `output_bias` one bias per bucket.
     pub fn from_parts(
         hidden: usize,
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
         output_weights: Vec<i16>,
-        output_bias: i32,
+        output_bias: Vec<i32>,
         variants: Vec<Variant>,
         description: String,
     ) -> Result<Network, String> {
@@ -199,14 +227,21 @@ impl Network {
                 "hidden size {hidden} is not a multiple of 16 in 16..={MAX_HIDDEN}"
             ));
         }
+        let buckets = output_bias.len();
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "{buckets} output buckets, 1..={MAX_BUCKETS} allowed"
+            ));
+        }
         if feature_weights.len() != INPUTS * hidden
             || feature_bias.len() != hidden
-            || output_weights.len() != 2 * hidden
+            || output_weights.len() != buckets * 2 * hidden
         {
             return Err("weight arrays do not match the sizes".into());
         }
         Ok(Network {
             hidden,
+            buckets,
             feature_weights,
             feature_bias,
             output_weights,
@@ -229,9 +264,9 @@ impl Network {
         }
         let mut r = Reader { bytes: body, at: 8 };
         let version = r.u32()?;
-        if version != FORMAT_VERSION {
+        if version != 1 && version != FORMAT_VERSION {
             return Err(format!(
-                "format version {version}, this engine reads {FORMAT_VERSION}"
+                "format version {version}, this engine reads 1..={FORMAT_VERSION}"
             ));
         }
         let inputs = r.u32()? as usize;
@@ -241,6 +276,10 @@ impl Network {
         let hidden = r.u32()? as usize;
         if hidden == 0 || hidden > MAX_HIDDEN {
             return Err(format!("hidden size {hidden} out of range"));
+        }
+        let buckets = if version == 1 { 1 } else { r.u32()? as usize };
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!("{buckets} output buckets out of range"));
         }
         let desc_len = r.u32()? as usize;
         let description = String::from_utf8_lossy(r.take(desc_len)?).into_owned();
@@ -253,9 +292,11 @@ impl Network {
         }
         let feature_weights = r.i16s(INPUTS * hidden)?;
         let feature_bias = r.i16s(hidden)?;
-        let output_weights = r.i16s(2 * hidden)?;
-        let b = r.take(4)?;
-        let output_bias = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        let output_weights = r.i16s(buckets * 2 * hidden)?;
+        let mut output_bias = Vec::with_capacity(buckets);
+        for _ in 0..buckets {
+            output_bias.push(r.u32()? as i32);
+        }
         if r.at != body.len() {
             return Err("trailing bytes after the weights".into());
         }
@@ -277,6 +318,7 @@ impl Network {
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
         out.extend_from_slice(&(self.description.len() as u32).to_le_bytes());
         out.extend_from_slice(self.description.as_bytes());
         out.extend_from_slice(&(self.variants.len() as u32).to_le_bytes());
@@ -291,7 +333,9 @@ impl Network {
         {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         let sum = checksum(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
@@ -300,6 +344,11 @@ impl Network {
     /// Hidden layer size.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// Output buckets.
+    pub fn buckets(&self) -> usize {
+        self.buckets
     }
 
     /// The description stored in the file.
@@ -377,22 +426,27 @@ impl Network {
         }
     }
 
-    /// The evaluation (centipawns, side to move's view) from accumulators.
-    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+    /// The evaluation (centipawns, side to move's view) of `pos` from its
+    /// accumulators.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, pos: &Position) -> i32 {
         let h = self.hidden;
+        let side = pos.side_to_move();
+        let bucket = output_bucket(pos, self.buckets);
         let us = &acc.values[side.index()][..h];
         let them = &acc.values[side.flip().index()][..h];
-        let (w_us, w_them) = self.output_weights.split_at(h);
+        let weights = &self.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let (w_us, w_them) = weights.split_at(h);
         let sum = crelu_dot(us, w_us) + crelu_dot(them, w_them);
-        ((i64::from(sum) + i64::from(self.output_bias)) * i64::from(SCALE) / i64::from(QA * QB))
-            as i32
+        ((i64::from(sum) + i64::from(self.output_bias[bucket])) * i64::from(SCALE)
+            / i64::from(QA * QB)) as i32
     }
 
     /// Evaluates `pos` from scratch (tests, `eval` command).
     pub fn evaluate_position(&self, pos: &Position) -> i32 {
         let mut acc = Accumulator::default();
         self.refresh(pos, &mut acc);
-        self.evaluate(&acc, pos.side_to_move())
+        self.evaluate(&acc, pos)
     }
 }
 

@@ -97,7 +97,7 @@ impl Worker {
     #[inline]
     pub(super) fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
         let mut v = match self.net.as_deref() {
-            Some(net) => net.evaluate(&self.acc[ply], pos.side_to_move()),
+            Some(net) => net.evaluate(&self.acc[ply], pos),
             None => evaluate(pos),
         };
         if self.has_bias {

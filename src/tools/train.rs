@@ -15,7 +15,9 @@
 use super::progress::Progress;
 use super::record::read_records;
 use rayon::prelude::*;
-use rukav::eval::nnue::{active_features, Network, INPUTS, MAX_HIDDEN, QA, QB, SCALE};
+use rukav::eval::nnue::{
+    active_features, output_bucket, Network, INPUTS, MAX_BUCKETS, MAX_HIDDEN, QA, QB, SCALE,
+};
 use rukav::rng::Rng;
 use rukav::{Color, Variant};
 use std::path::PathBuf;
@@ -32,9 +34,13 @@ pub struct TrainArgs {
     /// Variant of the positions to train on (others are skipped).
     #[arg(long, default_value = "crazyhouse", value_parser = super::variant_parser())]
     pub variant: Variant,
-    /// Hidden layer size (a multiple of 16, at most 512).
+    /// Hidden layer size (a multiple of 16, at most 1024).
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
+    /// Output buckets (1..=8): one output neuron per range of the number of
+    /// pieces on the board (see `output_bucket` in src/eval/nnue.rs).
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
     /// Passes over the data.
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
@@ -60,17 +66,21 @@ pub struct TrainArgs {
 struct Samples {
     features: Vec<u16>,
     /// Per sample: start in `features`, number of side-to-move features,
-    /// number of other-side features.
-    index: Vec<(u32, u8, u8)>,
+    /// number of other-side features, output bucket.
+    index: Vec<(u32, u8, u8, u8)>,
     targets: Vec<f32>,
 }
 
 impl Samples {
     fn features(&self, i: usize) -> (&[u16], &[u16]) {
-        let (start, a, b) = self.index[i];
+        let (start, a, b, _) = self.index[i];
         let s = start as usize;
         let (a, b) = (a as usize, b as usize);
         (&self.features[s..s + a], &self.features[s + a..s + a + b])
+    }
+
+    fn bucket(&self, i: usize) -> usize {
+        self.index[i].3 as usize
     }
 }
 
@@ -115,7 +125,8 @@ fn load(args: &TrainArgs, variant: Variant) -> Result<Samples, String> {
             active_features(&pos, stm.flip(), &mut scratch);
             let b = scratch.len();
             s.features.extend(scratch.iter().map(|&f| f as u16));
-            s.index.push((start, a as u8, b as u8));
+            let bucket = output_bucket(&pos, args.buckets) as u8;
+            s.index.push((start, a as u8, b as u8, bucket));
             s.targets.push(target);
         }
     }
@@ -136,36 +147,54 @@ fn load(args: &TrainArgs, variant: Variant) -> Result<Samples, String> {
 struct Params {
     w1: Vec<f32>,
     b1: Vec<f32>,
+    /// `2 * h` per output bucket.
     w2: Vec<f32>,
-    b2: f32,
+    /// One per output bucket.
+    b2: Vec<f32>,
 }
 
 impl Params {
-    fn zeros(h: usize) -> Params {
+    fn zeros(h: usize, buckets: usize) -> Params {
         Params {
             w1: vec![0.0; INPUTS * h],
             b1: vec![0.0; h],
-            w2: vec![0.0; 2 * h],
-            b2: 0.0,
+            w2: vec![0.0; buckets * 2 * h],
+            b2: vec![0.0; buckets],
         }
     }
 
+    /// The parameter groups with the bound each is clipped to.
+    fn groups_mut(&mut self) -> [(&mut [f32], f32); 4] {
+        [
+            (&mut self.w1, FEATURE_CLIP),
+            (&mut self.b1, FEATURE_CLIP),
+            (&mut self.w2, OUTPUT_CLIP),
+            (&mut self.b2, 1000.0),
+        ]
+    }
+
+    fn groups(&self) -> [&[f32]; 4] {
+        [&self.w1, &self.b1, &self.w2, &self.b2]
+    }
+
     fn add(&mut self, o: &Params) {
-        for (a, b) in self.w1.iter_mut().zip(&o.w1) {
-            *a += b;
+        for ((mine, _), theirs) in self.groups_mut().into_iter().zip(o.groups()) {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
         }
-        for (a, b) in self.b1.iter_mut().zip(&o.b1) {
-            *a += b;
-        }
-        for (a, b) in self.w2.iter_mut().zip(&o.w2) {
-            *a += b;
-        }
-        self.b2 += o.b2;
     }
 }
 
 /// Forward pass for one sample; fills the accumulators and returns `out`.
-fn forward(p: &Params, h: usize, stm: &[u16], other: &[u16], acc: &mut [f32]) -> f32 {
+fn forward(
+    p: &Params,
+    h: usize,
+    bucket: usize,
+    stm: &[u16],
+    other: &[u16],
+    acc: &mut [f32],
+) -> f32 {
     let (a_us, a_them) = acc.split_at_mut(h);
     for (side, feats) in [(&mut *a_us, stm), (&mut *a_them, other)] {
         side.copy_from_slice(&p.b1);
@@ -176,8 +205,8 @@ fn forward(p: &Params, h: usize, stm: &[u16], other: &[u16], acc: &mut [f32]) ->
             }
         }
     }
-    let mut out = p.b2;
-    for (a, w) in acc.iter().zip(&p.w2) {
+    let mut out = p.b2[bucket];
+    for (a, w) in acc.iter().zip(&p.w2[bucket * 2 * h..]) {
         out += a.clamp(0.0, 1.0) * w;
     }
     out
@@ -189,14 +218,17 @@ fn gradient(p: &Params, h: usize, s: &Samples, ids: &[usize], g: &mut Params) ->
     let mut loss = 0.0f64;
     for &i in ids {
         let (stm, other) = s.features(i);
-        let out = forward(p, h, stm, other, &mut acc);
+        let bucket = s.bucket(i);
+        let w2 = &p.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let out = forward(p, h, bucket, stm, other, &mut acc);
         let pred = sigmoid(out);
         let err = pred - s.targets[i];
         loss += f64::from(err * err);
         let d_out = 2.0 * err * pred * (1.0 - pred);
-        g.b2 += d_out;
+        g.b2[bucket] += d_out;
+        let g_w2 = &mut g.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
         for (j, &a) in acc.iter().enumerate() {
-            g.w2[j] += d_out * a.clamp(0.0, 1.0);
+            g_w2[j] += d_out * a.clamp(0.0, 1.0);
         }
         for (half, feats) in [(0usize, stm), (1, other)] {
             for j in 0..h {
@@ -204,7 +236,7 @@ fn gradient(p: &Params, h: usize, s: &Samples, ids: &[usize], g: &mut Params) ->
                 if a <= 0.0 || a >= 1.0 {
                     acc[half * h + j] = 0.0;
                 } else {
-                    acc[half * h + j] = d_out * p.w2[half * h + j];
+                    acc[half * h + j] = d_out * w2[half * h + j];
                 }
             }
             let da = &acc[half * h..half * h + h];
@@ -231,7 +263,8 @@ fn loss_of(p: &Params, h: usize, s: &Samples, ids: &[usize]) -> f64 {
                 .iter()
                 .map(|&i| {
                     let (stm, other) = s.features(i);
-                    let e = sigmoid(forward(p, h, stm, other, &mut acc)) - s.targets[i];
+                    let e =
+                        sigmoid(forward(p, h, s.bucket(i), stm, other, &mut acc)) - s.targets[i];
                     f64::from(e * e)
                 })
                 .sum::<f64>()
@@ -257,38 +290,21 @@ fn adam_step(p: &mut Params, g: &Params, opt: &mut Adam, lr: f32, scale: f32) {
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let c1 = 1.0 - b1.powi(opt.t);
     let c2 = 1.0 - b2.powi(opt.t);
-    let step = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32, clip: f32| {
-        let g = g * scale;
-        *m = b1 * *m + (1.0 - b1) * g;
-        *v = b2 * *v + (1.0 - b2) * g * g;
-        *w -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
-        *w = w.clamp(-clip, clip);
-    };
-    for (((w, g), m), v) in
-        p.w1.iter_mut()
-            .zip(&g.w1)
-            .zip(&mut opt.m.w1)
-            .zip(&mut opt.v.w1)
-    {
-        step(w, *g, m, v, FEATURE_CLIP);
+    let groups = p
+        .groups_mut()
+        .into_iter()
+        .zip(g.groups())
+        .zip(opt.m.groups_mut())
+        .zip(opt.v.groups_mut());
+    for ((((w, clip), g), (m, _)), (v, _)) in groups {
+        for (((w, g), m), v) in w.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
+            let g = g * scale;
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * g * g;
+            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
+            *w = w.clamp(-clip, clip);
+        }
     }
-    for (((w, g), m), v) in
-        p.b1.iter_mut()
-            .zip(&g.b1)
-            .zip(&mut opt.m.b1)
-            .zip(&mut opt.v.b1)
-    {
-        step(w, *g, m, v, FEATURE_CLIP);
-    }
-    for (((w, g), m), v) in
-        p.w2.iter_mut()
-            .zip(&g.w2)
-            .zip(&mut opt.m.w2)
-            .zip(&mut opt.v.w2)
-    {
-        step(w, *g, m, v, OUTPUT_CLIP);
-    }
-    step(&mut p.b2, g.b2, &mut opt.m.b2, &mut opt.v.b2, 1000.0);
 }
 
 /// Chunks a batch is cut into (fixed, so that results do not depend on the
@@ -300,7 +316,11 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
     let variant = args.variant;
     let h = args.hidden;
     if h == 0 || h > MAX_HIDDEN || !h.is_multiple_of(16) {
-        return Err(format!("--hidden {h}: a multiple of 16 up to 512"));
+        return Err(format!("--hidden {h}: a multiple of 16 up to {MAX_HIDDEN}"));
+    }
+    let buckets = args.buckets;
+    if !(1..=MAX_BUCKETS).contains(&buckets) {
+        return Err(format!("--buckets {buckets}: 1..={MAX_BUCKETS}"));
     }
     let samples = load(args, variant)?;
     let mut rng = Rng(args.seed ^ 0x9e37_79b9_7f4a_7c15);
@@ -310,7 +330,7 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
     let valid: Vec<usize> = order[..n_valid].to_vec();
     let mut train_ids: Vec<usize> = order[n_valid..].to_vec();
 
-    let mut p = Params::zeros(h);
+    let mut p = Params::zeros(h, buckets);
     let uniform = |rng: &mut Rng, a: f32| -> f32 {
         let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
         (2.0 * u - 1.0) * a
@@ -325,8 +345,8 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
         *w = uniform(&mut rng, 1.0 / (h as f32).sqrt());
     }
     let mut opt = Adam {
-        m: Params::zeros(h),
-        v: Params::zeros(h),
+        m: Params::zeros(h, buckets),
+        v: Params::zeros(h, buckets),
         t: 0,
     };
     let batch = args.batch.max(CHUNKS);
@@ -344,12 +364,12 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
             let parts: Vec<(Params, f64)> = ids
                 .par_chunks(per)
                 .map(|chunk| {
-                    let mut g = Params::zeros(h);
+                    let mut g = Params::zeros(h, buckets);
                     let l = gradient(&p, h, &samples, chunk, &mut g);
                     (g, l)
                 })
                 .collect();
-            let mut total = Params::zeros(h);
+            let mut total = Params::zeros(h, buckets);
             for (g, l) in &parts {
                 total.add(g);
                 train_loss += l;
@@ -389,11 +409,15 @@ fn quantise(
     let fw: Vec<i16> = p.w1.iter().map(|&w| q(w, QA)).collect();
     let fb: Vec<i16> = p.b1.iter().map(|&b| q(b, QA)).collect();
     let ow: Vec<i16> = p.w2.iter().map(|&w| q(w, QB)).collect();
-    let ob = (p.b2 * (QA * QB) as f32).round() as i32;
+    let ob: Vec<i32> =
+        p.b2.iter()
+            .map(|b| (b * (QA * QB) as f32).round() as i32)
+            .collect();
     let variants = vec![variant];
     let description = format!(
-        "{INPUTS}(768 board + 60 pocket) -> {h}x2 CReLU -> 1; QA {QA} QB {QB} scale {SCALE}; \
+        "{INPUTS}(768 board + 60 pocket) -> {h}x2 CReLU -> 1 ({} output buckets); QA {QA} QB {QB} scale {SCALE}; \
          trained by rukav train on {positions} {} positions: epochs {} batch {} lr {} lambda {} seed {}",
+        args.buckets,
         variant.name(),
         args.epochs,
         args.batch,
