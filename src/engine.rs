@@ -12,7 +12,7 @@ use crate::bughouse::strategy::{Bughouse, Decision};
 use crate::eval::nnue::Network;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
-use crate::search::{self, Info, Limits, SearchResult, Shared, TranspositionTable};
+use crate::search::{self, Info, Limits, SearchResult, Shared, ThreadTables, TranspositionTable};
 use crate::types::{Color, Move, PieceType};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -66,6 +66,8 @@ pub struct Engine {
     history: Vec<u64>,
     moves: Vec<Move>,
     tt: Arc<TranspositionTable>,
+    /// The search threads' histories, kept between the moves of a game.
+    tables: Arc<ThreadTables>,
     /// Number of search threads.
     pub threads: usize,
     /// Hash size in MB.
@@ -108,6 +110,7 @@ impl Engine {
             position,
             moves: Vec::new(),
             tt: Arc::new(TranspositionTable::new(16)),
+            tables: Arc::new(ThreadTables::default()),
             threads: 1,
             hash_mb: 16,
             multipv: 1,
@@ -390,7 +393,7 @@ impl Engine {
                 listener.sitting(piece, budget);
             }
         }
-        let shared = Arc::new(Shared::new(self.tt.clone()));
+        let shared = Arc::new(Shared::with_tables(self.tt.clone(), self.tables.clone()));
         shared.pondering.store(request.ponder, Ordering::Relaxed);
         let root = self.position;
         let history = self.history.clone();
@@ -461,7 +464,7 @@ impl Engine {
     /// Runs a search to completion on this thread (bench, tests).
     pub fn search_sync(&mut self, limits: Limits, report: &(dyn Fn(&Info) + Sync)) -> SearchResult {
         self.stop();
-        let shared = Arc::new(Shared::new(self.tt.clone()));
+        let shared = Arc::new(Shared::with_tables(self.tt.clone(), self.tables.clone()));
         let limits = Limits {
             multipv: limits.multipv.max(self.multipv),
             net: self.active_net(),
@@ -477,9 +480,10 @@ impl Engine {
         )
     }
 
-    /// A new game: clears the hash table and the bughouse requests.
+    /// A new game: clears the hash table, the histories and the bughouse requests.
     pub fn new_game(&mut self) {
         self.clear_hash();
+        self.tables.clear();
         self.bughouse.new_game();
         let start = Position::start_with(self.rules);
         self.set_position(start, Vec::new());

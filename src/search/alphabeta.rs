@@ -4,7 +4,7 @@
 //! extensions.
 
 use super::checks::CheckInfo;
-use super::ordering::{is_bad_tactical, is_plain_quiet};
+use super::ordering::{is_bad_tactical, is_plain_quiet, piece_to, NO_PIECE_TO};
 use super::see::see;
 use super::tt::{score_from_tt, score_to_tt, Bound};
 use super::worker::Worker;
@@ -117,6 +117,7 @@ impl Worker {
                 let mut child = *pos;
                 self.make_null(&mut child, ply);
                 self.prev_move[ply] = Move::NULL;
+                self.piece_to[ply + 2] = NO_PIECE_TO;
                 self.keys.push(child.key());
                 let s =
                     -self.search::<false>(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, &[]);
@@ -151,6 +152,7 @@ impl Worker {
         let mut best_score = -INF;
         let mut best_move = Move::NULL;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let mut captures_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
         let n = moves.len();
         let mut count = 0;
         let mut skip_quiets = false;
@@ -206,6 +208,7 @@ impl Worker {
             }
 
             let mut child = *pos;
+            self.piece_to[ply + 2] = piece_to(pos, m);
             self.make(&mut child, m, ply);
             self.shared.tt.prefetch(child.key());
             let gives_check = child.in_check();
@@ -269,16 +272,25 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        if quiet {
-                            self.update_quiet_stats(pos, m, &quiets_tried, depth, ply);
-                        }
+                        self.update_cutoff_stats(
+                            pos,
+                            m,
+                            &quiets_tried,
+                            &captures_tried,
+                            depth,
+                            ply,
+                        );
                         break;
                     }
                     alpha = score;
                 }
             }
-            if quiet && m != best_move {
-                let _ = quiets_tried.try_push(m);
+            if m != best_move {
+                if quiet {
+                    let _ = quiets_tried.try_push(m);
+                } else if capture {
+                    let _ = captures_tried.try_push(m);
+                }
             }
         }
         if root && best_move.is_null() {

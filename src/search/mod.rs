@@ -40,6 +40,8 @@ pub use smp::search;
 pub use tt::{Bound, TranspositionTable};
 pub use worker::Worker;
 
+use ordering::Histories;
+
 /// Mate score; a mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 32000;
 /// Scores at or above this are mates.
@@ -152,11 +154,53 @@ pub struct Shared {
     /// Set to end the search without reporting a result (a bughouse pocket
     /// change restarts the search).
     pub silent: AtomicBool,
+    /// The threads' histories, kept from one search to the next of a game.
+    pub tables: Arc<ThreadTables>,
+}
+
+/// The history tables of each search thread, owned by whoever runs
+/// searches (the engine) so that they carry over from one move of a game to
+/// the next; a new game clears them.
+#[derive(Default)]
+pub struct ThreadTables(std::sync::Mutex<Vec<Box<Histories>>>);
+
+impl ThreadTables {
+    /// Forgets everything learned (a new game).
+    pub fn clear(&self) {
+        if let Ok(mut t) = self.0.lock() {
+            t.clear();
+        }
+    }
+
+    /// Takes the tables of `n` threads (fresh ones where there were none).
+    fn take(&self, n: usize) -> Vec<Box<Histories>> {
+        let mut tables = match self.0.lock() {
+            Ok(mut t) => std::mem::take(&mut *t),
+            Err(_) => Vec::new(),
+        };
+        tables.truncate(n);
+        while tables.len() < n {
+            tables.push(Histories::new());
+        }
+        tables
+    }
+
+    /// Gives the tables back after a search.
+    fn put(&self, tables: Vec<Box<Histories>>) {
+        if let Ok(mut t) = self.0.lock() {
+            *t = tables;
+        }
+    }
 }
 
 impl Shared {
-    /// Fresh state for a search.
+    /// Fresh state for a search with fresh histories.
     pub fn new(tt: Arc<TranspositionTable>) -> Shared {
+        Shared::with_tables(tt, Arc::new(ThreadTables::default()))
+    }
+
+    /// Fresh state for a search that continues with `tables`.
+    pub fn with_tables(tt: Arc<TranspositionTable>, tables: Arc<ThreadTables>) -> Shared {
         Shared {
             tt,
             stop: AtomicBool::new(false),
@@ -164,6 +208,7 @@ impl Shared {
             nodes: AtomicU64::new(0),
             start: std::sync::Mutex::new(Instant::now()),
             silent: AtomicBool::new(false),
+            tables,
         }
     }
 

@@ -9,7 +9,7 @@ use super::worker::Worker;
 use crate::eval::PIECE_VALUE;
 use crate::position::movegen::{MoveList, MAX_MOVES};
 use crate::position::Position;
-use crate::types::{Move, PieceType};
+use crate::types::{Move, Piece, PieceType};
 
 /// Ordering scores, one per move of a `MoveList`.
 pub(super) type ScoreList = arrayvec::ArrayVec<i32, MAX_MOVES>;
@@ -47,12 +47,17 @@ pub(super) fn is_bad_tactical(score: i32) -> bool {
     score < QUIET_FLOOR
 }
 
-/// Entries of the history tables: from-to of board moves, then piece-to of drops.
+/// Entries of the butterfly table: from-to of board moves, then piece-to of drops.
 pub(super) const HIST_SIZE: usize = 64 * 64 + 5 * 64;
 /// History values stay within +-HIST_MAX.
 const HIST_MAX: i32 = 16384;
+/// Entries of the piece-to tables: the moving piece (with its colour; a
+/// drop counts as its piece) and the target square.
+pub(super) const PIECE_TO: usize = 12 * 64;
+/// The continuation row of "no move" (the root, a null move): always zero.
+pub(super) const NO_PIECE_TO: usize = PIECE_TO;
 
-/// The history-table entry of a move.
+/// The butterfly-table entry of a move.
 #[inline(always)]
 pub(super) fn hist_index(m: Move) -> usize {
     if m.is_drop() {
@@ -60,6 +65,46 @@ pub(super) fn hist_index(m: Move) -> usize {
     } else {
         m.from().index() * 64 + m.to().index()
     }
+}
+
+/// The piece-to entry of `m` in `pos` (before it is made).
+#[inline(always)]
+pub(super) fn piece_to(pos: &Position, m: Move) -> usize {
+    let piece = Piece::new(pos.side_to_move(), pos.moved_kind(m));
+    piece.index() * 64 + m.to().index()
+}
+
+/// Moves with their outcome: killers, counter moves and histories that
+/// learn from cutoffs and order the moves of later nodes.
+pub struct Histories {
+    /// Quiet moves by side and from-to (drops: piece-to).
+    butterfly: [[i32; HIST_SIZE]; 2],
+    /// The quiet move that refuted each move last (by the refuted move's butterfly entry).
+    counter: [Move; HIST_SIZE],
+    /// Quiet moves by the piece-to of the move one or two plies before and
+    /// their own piece-to (row [`NO_PIECE_TO`] stays zero).
+    continuation: Vec<[i16; PIECE_TO]>,
+    /// Captures by piece-to and the captured kind.
+    capture: Vec<[i16; 6]>,
+}
+
+impl Histories {
+    /// Empty tables (on the heap: together about 1.3 MB).
+    pub fn new() -> Box<Histories> {
+        Box::new(Histories {
+            butterfly: [[0; HIST_SIZE]; 2],
+            counter: [Move::NULL; HIST_SIZE],
+            continuation: vec![[0; PIECE_TO]; PIECE_TO + 1],
+            capture: vec![[0; 6]; PIECE_TO],
+        })
+    }
+}
+
+/// Moves the value `h` towards `bonus` (negative: a malus), keeping it
+/// within +-HIST_MAX (the "gravity" update).
+#[inline(always)]
+fn nudge(h: i32, bonus: i32) -> i32 {
+    h + bonus - h * bonus.abs() / HIST_MAX
 }
 
 /// Most valuable victim, least valuable attacker.
@@ -81,21 +126,24 @@ impl Worker {
         let mut scores = ScoreList::new();
         let us = pos.side_to_move();
         let killers = self.killers[ply];
+        let h = &*self.hist;
         let counter = if ply > 0 {
             let p = self.prev_move[ply - 1];
             if p.is_null() {
                 Move::NULL
             } else {
-                self.counter[hist_index(p)]
+                h.counter[hist_index(p)]
             }
         } else {
             Move::NULL
         };
+        let (cont1, cont2) = (self.cont_row(ply, 1), self.cont_row(ply, 2));
         for &m in moves.iter() {
             let score = if m == tt_move {
                 TT_MOVE
             } else if let Some(victim) = pos.captured_kind(m) {
-                let mvv = mvv_lva(pos, m, victim);
+                let learned = i32::from(h.capture[piece_to(pos, m)][victim.index()]);
+                let mvv = mvv_lva(pos, m, victim) + learned / params::capture_history_div();
                 if pos.rules().losers_win || see(pos, m) >= 0 {
                     GOOD_CAPTURE + mvv
                 } else {
@@ -114,7 +162,10 @@ impl Worker {
             } else if m == counter {
                 COUNTER_MOVE
             } else {
-                let h = self.history[us.index()][hist_index(m)];
+                let pt = piece_to(pos, m);
+                let h = h.butterfly[us.index()][hist_index(m)]
+                    + i32::from(h.continuation[cont1][pt])
+                    + i32::from(h.continuation[cont2][pt]);
                 if checks.gives_check(pos, m) {
                     if see(pos, m) >= 0 {
                         QUIET_CHECK + h
@@ -130,36 +181,61 @@ impl Worker {
         scores
     }
 
-    /// A quiet move caused a cutoff: it gains history, the quiet moves
-    /// tried before it lose some, and it becomes a killer and the counter
-    /// move to the opponent's last move.
-    pub(super) fn update_quiet_stats(
+    /// The continuation row of the move `back` plies before `ply`.
+    #[inline(always)]
+    pub(super) fn cont_row(&self, ply: usize, back: usize) -> usize {
+        self.piece_to[ply + 2 - back]
+    }
+
+    /// A move caused a cutoff at `ply`: a quiet one gains history (butterfly
+    /// and continuation), the quiet moves tried before it lose some, and it
+    /// becomes a killer and the counter move to the opponent's last move; a
+    /// capture gains capture history. Every capture tried before it loses
+    /// some.
+    pub(super) fn update_cutoff_stats(
         &mut self,
         pos: &Position,
         best: Move,
-        tried: &[Move],
+        quiets: &[Move],
+        captures: &[Move],
         depth: i32,
         ply: usize,
     ) {
         let us = pos.side_to_move().index();
         let bonus = (depth * depth + depth).min(params::history_bonus_max());
-        let apply = |h: &mut i32, b: i32| {
-            *h += b - *h * b.abs() / HIST_MAX;
-        };
-        apply(&mut self.history[us][hist_index(best)], bonus);
-        for &m in tried {
-            if m != best {
-                apply(&mut self.history[us][hist_index(m)], -bonus);
+        let (cont1, cont2) = (self.cont_row(ply, 1), self.cont_row(ply, 2));
+        let h = &mut *self.hist;
+        if let Some(victim) = pos.captured_kind(best) {
+            let e = &mut h.capture[piece_to(pos, best)][victim.index()];
+            *e = nudge(i32::from(*e), bonus) as i16;
+        } else if !best.is_promotion() {
+            for (m, b) in std::iter::once((best, bonus)).chain(quiets.iter().map(|&m| (m, -bonus)))
+            {
+                let butterfly = &mut h.butterfly[us][hist_index(m)];
+                *butterfly = nudge(*butterfly, b);
+                let pt = piece_to(pos, m);
+                for row in [cont1, cont2] {
+                    if row != NO_PIECE_TO {
+                        let e = &mut h.continuation[row][pt];
+                        *e = nudge(i32::from(*e), b) as i16;
+                    }
+                }
+            }
+            if self.killers[ply][0] != best {
+                self.killers[ply][1] = self.killers[ply][0];
+                self.killers[ply][0] = best;
+            }
+            if ply > 0 {
+                let p = self.prev_move[ply - 1];
+                if !p.is_null() {
+                    h.counter[hist_index(p)] = best;
+                }
             }
         }
-        if self.killers[ply][0] != best {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = best;
-        }
-        if ply > 0 {
-            let p = self.prev_move[ply - 1];
-            if !p.is_null() {
-                self.counter[hist_index(p)] = best;
+        for &m in captures {
+            if let Some(victim) = pos.captured_kind(m) {
+                let e = &mut h.capture[piece_to(pos, m)][victim.index()];
+                *e = nudge(i32::from(*e), -bonus) as i16;
             }
         }
     }

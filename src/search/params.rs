@@ -104,6 +104,8 @@ search_params! {
     lmr_div: 225, 150, 400, 10;
     /// Late move reductions: one ply less per this much history.
     lmr_history_div: 6000, 2000, 16000, 500;
+    /// Capture ordering: capture history counts one MVV unit per this much.
+    capture_history_div: 16, 4, 64, 2;
     /// Largest history bonus of one cutoff.
     history_bonus_max: 1200, 400, 3000, 100;
     /// A stable best move ends the search after this share of the soft limit (percent).

@@ -2,6 +2,7 @@
 //! helpers skip some depths to run ahead, and a deeper helper result may
 //! supply the move.
 
+use super::ordering::Histories;
 use super::worker::Worker;
 use super::{params, Limits, Reporter, SearchResult, Shared};
 use crate::position::Position;
@@ -45,8 +46,10 @@ pub fn search(
             let shared = &shared;
             scope.spawn(move || watch_clock(shared, hard));
         }
+        let mut tables = shared.tables.take(threads).into_iter();
         let mut helpers = Vec::new();
-        for id in 1..threads {
+        let mut main_tables = tables.next().unwrap_or_else(Histories::new);
+        for (id, hist) in (1..threads).zip(tables) {
             let shared = shared.clone();
             let limits = Limits {
                 multipv: 1,
@@ -54,17 +57,21 @@ pub fn search(
             };
             let root = *root;
             helpers.push(scope.spawn(move || {
-                let mut w = Worker::new(id, shared, limits, history);
-                w.run(&root, None)
+                let mut w = Worker::new(id, shared, limits, history, hist);
+                let r = w.run(&root, None);
+                (r, w.hist)
             }));
         }
-        let mut main = Worker::new(0, shared.clone(), limits.clone(), history);
+        let mut main = Worker::new(0, shared.clone(), limits.clone(), history, main_tables);
         let mut best = main.run(root, Some(report));
+        main_tables = main.hist;
         shared.stop.store(true, Ordering::Relaxed);
         // A helper that completed a deeper iteration without a worse score
         // supplies the move (MultiPV and searchmoves stay with the main thread).
+        let mut kept = vec![main_tables];
         for h in helpers {
-            if let Ok(r) = h.join() {
+            if let Ok((r, hist)) = h.join() {
+                kept.push(hist);
                 if limits.multipv <= 1
                     && !r.best.is_null()
                     && r.depth > best.depth
@@ -77,6 +84,7 @@ pub fn search(
                 }
             }
         }
+        shared.tables.put(kept);
         best
     });
     SearchResult {

@@ -1,7 +1,7 @@
 //! The state of one search thread: killers, histories, the line being
 //! searched, NNUE accumulators by ply, node counting and the stop checks.
 
-use super::ordering::HIST_SIZE;
+use super::ordering::{Histories, NO_PIECE_TO};
 use super::{params, Limits, Shared, MATE, MAX_PLY};
 use crate::eval::evaluate;
 use crate::eval::nnue::{Accumulator, Network};
@@ -22,9 +22,13 @@ pub struct Worker {
     pub(super) seldepth: usize,
     pub(super) keys: Vec<u64>,
     pub(super) killers: [[Move; 2]; MAX_PLY + 2],
-    pub(super) history: Box<[[i32; HIST_SIZE]; 2]>,
-    pub(super) counter: Box<[Move; HIST_SIZE]>,
+    /// Histories and counter moves.
+    pub(super) hist: Box<Histories>,
     pub(super) prev_move: [Move; MAX_PLY + 2],
+    /// Piece-to of the move made at each ply, shifted by two
+    /// (`piece_to[ply + 2]`), so that the two plies before the root read
+    /// [`NO_PIECE_TO`].
+    pub(super) piece_to: [usize; MAX_PLY + 3],
     pub(super) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 1],
     pub(super) static_eval: [i32; MAX_PLY + 2],
@@ -39,8 +43,15 @@ pub struct Worker {
 
 impl Worker {
     /// A worker for one thread of a search; `history` holds the keys of the
-    /// game's positions up to and including the root.
-    pub fn new(id: usize, shared: Arc<Shared>, limits: Limits, history: &[u64]) -> Worker {
+    /// game's positions up to and including the root, `hist` the thread's
+    /// history tables.
+    pub fn new(
+        id: usize,
+        shared: Arc<Shared>,
+        limits: Limits,
+        history: &[u64],
+        hist: Box<Histories>,
+    ) -> Worker {
         let mut lmr = Box::new([[0u8; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (n, cell) in row.iter_mut().enumerate().skip(1) {
@@ -60,9 +71,9 @@ impl Worker {
             seldepth: 0,
             keys,
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
-            history: Box::new([[0; HIST_SIZE]; 2]),
-            counter: Box::new([Move::NULL; HIST_SIZE]),
+            hist,
             prev_move: [Move::NULL; MAX_PLY + 2],
+            piece_to: [NO_PIECE_TO; MAX_PLY + 3],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             static_eval: [0; MAX_PLY + 2],
