@@ -1,0 +1,353 @@
+//! The proof-number solver (`rukav::search::pns`), checked against an
+//! exhaustive search written here with the library's move generator and
+//! game-end detection only (as `tests/search.rs` does with `wins_within`).
+//!
+//! What is checked:
+//! - every proof the solver claims is true: the exhaustive search finds the
+//!   same forced win within the proof's length, and the proved line is
+//!   legal and ends in a win by the rules;
+//! - every forced win the exhaustive search finds within a few plies is
+//!   proved by the solver (for the right side);
+//! - drawn positions are not claimed as wins or losses;
+//! - the example from a real game (Black to move, lost) is proved.
+
+use rukav::rng::Rng;
+use rukav::search::pns::{self, Budget, Proof, Target, Verdict};
+use rukav::{Color, Move, Outcome, Position, Variant};
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+fn pos(variant: Variant, fen: &str) -> Position {
+    Position::from_fen(fen, variant.rules()).unwrap_or_else(|e| panic!("bad FEN {fen}: {e:?}"))
+}
+
+fn after(p: &Position, m: Move) -> Position {
+    let mut q = *p;
+    q.make_move(m);
+    q
+}
+
+fn budget(nodes: u64) -> Budget {
+    Budget {
+        nodes,
+        time: None,
+        memory_mb: 16,
+        target: Target::Both,
+    }
+}
+
+fn solve(p: &Position, nodes: u64) -> Proof {
+    pns::prove(p, &[p.key()], &budget(nodes), None)
+}
+
+/// Can `winner` force a win by the rules within `plies` plies from `p`?
+/// Exhaustive (memoised), repetitions and the 50-move rule ignored.
+fn forced(
+    p: &Position,
+    winner: Color,
+    plies: u32,
+    memo: &mut HashMap<(u64, u32, Color), bool>,
+) -> bool {
+    if let Some(o) = p.outcome() {
+        return matches!(o, Outcome::Win { winner: w, .. } if w == winner);
+    }
+    if plies == 0 {
+        return false;
+    }
+    if let Some(&r) = memo.get(&(p.key(), plies, winner)) {
+        return r;
+    }
+    let moves = p.legal_moves();
+    let r = if p.side_to_move() == winner {
+        moves
+            .iter()
+            .any(|&m| forced(&after(p, m), winner, plies - 1, memo))
+    } else {
+        moves
+            .iter()
+            .all(|&m| forced(&after(p, m), winner, plies - 1, memo))
+    };
+    memo.insert((p.key(), plies, winner), r);
+    r
+}
+
+/// The winner a proof claims, if any.
+fn claimed_winner(p: &Position, proof: &Proof) -> Option<Color> {
+    match proof.verdict {
+        Verdict::Win => Some(p.side_to_move()),
+        Verdict::Loss => Some(p.side_to_move().flip()),
+        Verdict::Unknown => None,
+    }
+}
+
+/// The proved line is legal, ends in a win by the rules for `winner`, and
+/// is no longer than the proof.
+fn check_line(p: &Position, proof: &Proof, winner: Color) {
+    let mut q = *p;
+    for &m in &proof.line {
+        assert!(
+            q.is_legal(m),
+            "{}: illegal {m} in the line {:?}",
+            p.fen(),
+            proof.line
+        );
+        assert!(q.outcome().is_none(), "{}: line goes past the end", p.fen());
+        q.make_move(m);
+    }
+    assert!(
+        matches!(q.outcome(), Some(Outcome::Win { winner: w, .. }) if w == winner),
+        "{}: the line {:?} does not end in a win for {winner:?} ({:?})",
+        p.fen(),
+        proof.line,
+        q.outcome()
+    );
+    assert!(
+        proof.line.len() as u32 <= proof.plies,
+        "{}: line longer than proof",
+        p.fen()
+    );
+    if !proof.line.is_empty() {
+        assert_eq!(proof.best, proof.line[0]);
+    }
+}
+
+/// A random position with `pieces` pieces (each side at least one), no
+/// castling, side to move at random; `None` when the FEN is refused or the
+/// game is already over.
+fn random_position(rng: &mut Rng, variant: Variant, pieces: usize) -> Option<Position> {
+    let mut board = [None; 64];
+    for i in 0..pieces {
+        let white = match i {
+            0 => true,
+            1 => false,
+            _ => rng.below(2) == 0,
+        };
+        let kind = b"kqrbnp"[rng.below(6)] as char;
+        let c = if white {
+            kind.to_ascii_uppercase()
+        } else {
+            kind
+        };
+        loop {
+            let sq = rng.below(64);
+            let rank = sq / 8;
+            if board[sq].is_none() && !(kind == 'p' && (rank == 0 || rank == 7)) {
+                board[sq] = Some(c);
+                break;
+            }
+        }
+    }
+    let mut fen = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                Some(c) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push(c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    let side = if rng.below(2) == 0 { 'w' } else { 'b' };
+    let fen = format!("{fen} {side} - - 0 1");
+    let p = Position::from_fen(&fen, variant.rules()).ok()?;
+    p.outcome().is_none().then_some(p)
+}
+
+/// Random small positions: the solver and the exhaustive search agree.
+fn agree_on_random_positions(variant: Variant, seed: u64, count: usize) {
+    let mut rng = Rng(seed);
+    let (mut wins, mut losses, mut unknown) = (0, 0, 0);
+    let mut tried = 0;
+    while tried < count {
+        let pieces = 2 + rng.below(3);
+        let Some(p) = random_position(&mut rng, variant, pieces) else {
+            continue;
+        };
+        tried += 1;
+        let us = p.side_to_move();
+        let proof = solve(&p, 100_000);
+        let mut memo = HashMap::new();
+        match claimed_winner(&p, &proof) {
+            Some(w) => {
+                if w == us {
+                    wins += 1;
+                } else {
+                    losses += 1;
+                }
+                check_line(&p, &proof, w);
+                if proof.plies <= 13 {
+                    assert!(
+                        forced(&p, w, proof.plies, &mut memo),
+                        "{}: claimed {:?} in {} plies, the exhaustive search disagrees",
+                        p.fen(),
+                        proof.verdict,
+                        proof.plies
+                    );
+                }
+            }
+            None => {
+                unknown += 1;
+                for w in [us, us.flip()] {
+                    assert!(
+                        !forced(&p, w, 7, &mut memo),
+                        "{}: {w:?} wins within 7 plies, the solver says {:?} ({} nodes)",
+                        p.fen(),
+                        proof.verdict,
+                        proof.nodes
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("{variant}: {wins} wins, {losses} losses, {unknown} unknown of {count}");
+    assert!(wins > 0 && losses > 0, "the sample should hold both kinds");
+}
+
+#[test]
+fn antichess_random_positions_agree_with_exhaustive_search() {
+    agree_on_random_positions(Variant::Antichess, 1, 120);
+}
+
+#[test]
+fn giveaway_random_positions_agree_with_exhaustive_search() {
+    agree_on_random_positions(Variant::Giveaway, 2, 60);
+}
+
+/// Known wins of `tests/search.rs`: give the last piece(s) away.
+#[test]
+fn known_wins_are_proved() {
+    for (variant, fen, plies) in [
+        (Variant::Antichess, "r3k3/8/8/8/8/8/8/3R4 w - - 0 1", 2),
+        (Variant::Giveaway, "r3k3/8/8/8/8/8/8/3R4 w - - 0 1", 2),
+        (Variant::Antichess, "r3k3/8/8/8/8/8/8/1N1R4 w - - 0 1", 4),
+    ] {
+        let p = pos(variant, fen);
+        let proof = solve(&p, 100_000);
+        assert_eq!(proof.verdict, Verdict::Win, "{fen}");
+        assert_eq!(proof.plies, plies, "{fen}");
+        assert_eq!(proof.mate(), Some(plies as i32 / 2));
+        check_line(&p, &proof, p.side_to_move());
+    }
+}
+
+/// After the winning side's first proved move, the other side is lost:
+/// the solver proves the loss (score `mate -M`), and the exhaustive search
+/// agrees.
+#[test]
+fn known_losses_are_proved_as_losses() {
+    for fen in [
+        "r3k3/8/8/8/8/8/8/3R4 w - - 0 1",
+        "r3k3/8/8/8/8/8/8/1N1R4 w - - 0 1",
+    ] {
+        let w = pos(Variant::Antichess, fen);
+        let win = solve(&w, 100_000);
+        assert_eq!(win.verdict, Verdict::Win, "{fen}");
+        let p = after(&w, win.best);
+        let proof = solve(&p, 100_000);
+        assert_eq!(proof.verdict, Verdict::Loss, "{}", p.fen());
+        assert_eq!(proof.mate(), Some(-(win.plies as i32 / 2)), "{}", p.fen());
+        check_line(&p, &proof, Color::White);
+        let mut memo = HashMap::new();
+        assert!(forced(&p, Color::White, proof.plies, &mut memo));
+        assert!(!forced(&p, Color::Black, 8, &mut memo));
+    }
+}
+
+/// Bishops on squares of opposite colours can never meet: a draw. The
+/// solver must not claim a result; it proves that neither side wins.
+#[test]
+fn opposite_bishops_are_not_claimed() {
+    for fen in [
+        "8/8/8/8/8/8/8/2B2b2 w - - 0 1",
+        "2b5/8/8/8/8/8/8/2B5 b - - 0 1",
+    ] {
+        let p = pos(Variant::Antichess, fen);
+        let proof = solve(&p, 2_000_000);
+        assert_eq!(proof.verdict, Verdict::Unknown, "{fen}");
+        assert!(proof.line.is_empty());
+        assert!(p.is_legal(proof.best));
+        eprintln!(
+            "{fen}: win disproved {}, loss disproved {}, {} nodes",
+            proof.win_disproved, proof.loss_disproved, proof.nodes
+        );
+    }
+}
+
+/// A position where a repetition is the only way out for the defender is
+/// not a proof for the attacker; other variants are not solved at all.
+#[test]
+fn other_variants_are_not_solved() {
+    let p = Position::startpos(Variant::Chess);
+    let proof = solve(&p, 1000);
+    assert_eq!(proof.verdict, Verdict::Unknown);
+    assert_eq!(proof.nodes, 0);
+    assert!(p.is_legal(proof.best));
+}
+
+/// The stop flag and the time limit end the search at once.
+#[test]
+fn stop_flag_and_time_limit_are_obeyed() {
+    let p = Position::startpos(Variant::Antichess);
+    let stop = AtomicBool::new(true);
+    let proof = pns::prove(&p, &[p.key()], &budget(u64::MAX), Some(&stop));
+    assert_eq!(proof.verdict, Verdict::Unknown);
+    assert!(proof.nodes < 10_000, "{}", proof.nodes);
+    let t = Instant::now();
+    let b = Budget {
+        time: Some(Duration::from_millis(100)),
+        ..budget(u64::MAX)
+    };
+    let proof = pns::prove(&p, &[p.key()], &b, None);
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert!(p.is_legal(proof.best));
+}
+
+/// A game (Black to move, lost: Fairy-Stockfish reports mate -16 at depth
+/// 12 and -15 at depth 16): after 7...hxg6 8.Nb3 the solver proves the loss
+/// for Black and gives a line that ends with White out of pieces.
+#[test]
+fn example_game_loss_is_proved() {
+    let start = pos(
+        Variant::Antichess,
+        "rnbqkb1r/pp1ppn1p/5pN1/2p5/8/2PP4/PP1NPPPP/1RBQKB1R b - - 0 7",
+    );
+    let mut p = start;
+    let mut history = vec![p.key()];
+    for m in ["h7g6", "d2b3"] {
+        let mv = p.parse_uci_move(m).unwrap();
+        p.make_move(mv);
+        history.push(p.key());
+    }
+    assert_eq!(p.side_to_move(), Color::Black);
+    let t = Instant::now();
+    let b = Budget {
+        nodes: 5_000_000,
+        memory_mb: 32,
+        ..budget(0)
+    };
+    let proof = pns::prove(&p, &history, &b, None);
+    eprintln!(
+        "example: {:?}, mate {:?}, {} nodes, {:?}, line {:?}",
+        proof.verdict,
+        proof.mate(),
+        proof.nodes,
+        t.elapsed(),
+        proof.line
+    );
+    assert_eq!(proof.verdict, Verdict::Loss);
+    assert!(proof.mate().is_some_and(|m| (-16..0).contains(&m)));
+    check_line(&p, &proof, Color::White);
+}
