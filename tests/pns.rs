@@ -266,6 +266,22 @@ fn known_losses_are_proved_as_losses() {
     }
 }
 
+/// The 50-move rule: with the clock at 98 White gives its rook away in
+/// time; at 99 every White move (none captures) ends the game in a draw at
+/// 100, so there is no win, and the solver proves that.
+#[test]
+fn fifty_move_rule_is_respected() {
+    let p = pos(Variant::Antichess, "r3k3/8/8/8/8/8/8/3R4 w - - 98 50");
+    let proof = solve(&p, 100_000);
+    assert_eq!(proof.verdict, Verdict::Win);
+    assert_eq!(proof.plies, 2);
+    check_line(&p, &proof, Color::White);
+    let p = pos(Variant::Antichess, "r3k3/8/8/8/8/8/8/3R4 w - - 99 50");
+    let proof = solve(&p, 100_000);
+    assert_eq!(proof.verdict, Verdict::Unknown);
+    assert!(proof.win_disproved && proof.loss_disproved);
+}
+
 /// Bishops on squares of opposite colours can never meet: a draw. The
 /// solver must not claim a result; it proves that neither side wins.
 #[test]
@@ -350,4 +366,106 @@ fn example_game_loss_is_proved() {
     assert_eq!(proof.verdict, Verdict::Loss);
     assert!(proof.mate().is_some_and(|m| (-16..0).contains(&m)));
     check_line(&p, &proof, Color::White);
+}
+
+// ------------------------------------------------------------------ UCI
+
+mod common;
+
+fn score_mate(line: &str) -> Option<i32> {
+    let mut w = line.split_whitespace();
+    while let Some(t) = w.next() {
+        if t == "mate" {
+            return w.next()?.parse().ok();
+        }
+    }
+    None
+}
+
+/// `go mate` in antichess and giveaway runs the solver: an `info` line with
+/// `score mate M` and the proved line, `info string proven ...`, and the
+/// line's first move; other variants keep the alpha-beta `go mate`.
+#[test]
+fn uci_go_mate_runs_the_solver() {
+    let mut e = common::Engine::start();
+    e.send("uci");
+    e.expect("uciok", |l| l == "uciok");
+    e.set_variant(Variant::Antichess);
+
+    // The example: Black to move loses.
+    e.send("position fen rnbqkb1r/pp1ppn1p/5pN1/2p5/8/2PP4/PP1NPPPP/1RBQKB1R b - - 0 7 moves h7g6 d2b3");
+    e.send("go mate 16");
+    let (lines, mv) = e.bestmove();
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth") && l.contains(" score mate "))
+        .unwrap_or_else(|| e.fail("no info line with a mate score"));
+    let m = score_mate(info).unwrap_or_else(|| e.fail("bad mate score"));
+    assert!((-16..0).contains(&m), "{info}");
+    let pv: Vec<&str> = info
+        .split(" pv ")
+        .nth(1)
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    assert_eq!(pv.first().copied(), Some(mv.as_str()), "{info}");
+    let summary = format!("info string proven loss in {}", -m);
+    assert!(lines.contains(&summary), "{lines:?}");
+
+    // Giveaway, a win in 2.
+    e.set_variant(Variant::Giveaway);
+    let fen = "r3k3/8/8/8/8/8/8/1N1R4 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    let (lines, mv) = e.go_legal(Variant::Giveaway.rules(), "mate 2");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 4 ") && l.contains(" score mate 2 ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l == "info string proven win in 2"),
+        "{lines:?}"
+    );
+    let p = pos(Variant::Giveaway, fen);
+    let mut memo = HashMap::new();
+    assert!(forced(
+        &after(&p, p.parse_uci_move(&mv).unwrap()),
+        Color::White,
+        3,
+        &mut memo
+    ));
+
+    // A draw: not proven within the move time, and a legal move.
+    e.send("position fen 8/8/8/8/8/8/8/2B2b2 w - - 0 1");
+    let (lines, _) = e.go_legal(Variant::Giveaway.rules(), "mate 3 movetime 200");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string not proven")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains(" score mate ")),
+        "{lines:?}"
+    );
+
+    // Timed play with few pieces: the solver proves the win and the engine plays it.
+    e.send(&format!("position fen {fen}"));
+    let (lines, _) = e.go_legal(Variant::Giveaway.rules(), "wtime 10000 btime 10000");
+    assert!(
+        lines.iter().any(|l| l == "info string proven win in 2"),
+        "{lines:?}"
+    );
+
+    // Chess keeps the alpha-beta `go mate` (Qxf7#).
+    e.set_variant(Variant::Chess);
+    e.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+    let (lines, mv) = e.go_legal(Variant::Chess.rules(), "mate 1 depth 10");
+    assert_eq!(mv, "h5f7");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string proven")),
+        "{lines:?}"
+    );
+    e.quit_ok();
 }

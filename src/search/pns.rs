@@ -79,6 +79,8 @@
 //! [`Proof::line`] follows the shortest proved move for the attacker and
 //! the longest resistance for the defender.
 
+use super::tt::Bound;
+use super::{Info, Limits, Score, SearchResult, MATE};
 use crate::position::Position;
 use crate::types::{Color, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -186,6 +188,66 @@ impl Proof {
             Verdict::Win => Some(moves),
             Verdict::Loss => Some(-moves),
             Verdict::Unknown => None,
+        }
+    }
+}
+
+impl Proof {
+    /// What the engine says about it in a line of its own: `proven win in
+    /// M`, `proven loss in M` or `not proven`.
+    pub fn summary(&self) -> String {
+        match (self.verdict, self.mate()) {
+            (Verdict::Win, Some(m)) => format!("proven win in {m}"),
+            (Verdict::Loss, Some(m)) => format!("proven loss in {}", m.unsigned_abs()),
+            _ => {
+                let why = match (self.win_disproved, self.loss_disproved) {
+                    (true, true) => ": neither side can force a win",
+                    (true, false) => ": the side to move cannot force a win",
+                    (false, true) => ": the opponent cannot force a win",
+                    (false, false) => "",
+                };
+                format!("not proven{why} ({} nodes)", self.nodes)
+            }
+        }
+    }
+
+    /// The proved line as a search report (`score mate M`, depth and
+    /// seldepth the proof's length in plies); `None` unless proved.
+    pub fn info(&self) -> Option<Info> {
+        let m = self.mate()?;
+        let plies = i32::try_from(self.plies).unwrap_or(i32::MAX);
+        Some(Info {
+            depth: plies,
+            seldepth: plies.max(i32::try_from(self.line.len()).unwrap_or(i32::MAX)),
+            multipv: 1,
+            score: Score::Mate(m),
+            bound: Bound::Exact,
+            nodes: self.nodes,
+            time: self.time,
+            hashfull: self.hashfull,
+            pv: self.line.clone(),
+        })
+    }
+
+    /// The result as a search result: the best move, the line's second
+    /// move to ponder on, a mate score in the search's scale (`MATE -
+    /// plies`, negated for a loss; 0 unless proved).
+    pub fn search_result(&self) -> SearchResult {
+        let plies = i32::try_from(self.plies.min(1000)).unwrap_or(1000);
+        SearchResult {
+            best: self.best,
+            ponder: self
+                .line
+                .get(1)
+                .copied()
+                .filter(|_| self.line.first() == Some(&self.best)),
+            score: match self.verdict {
+                Verdict::Win => MATE - plies,
+                Verdict::Loss => plies - MATE,
+                Verdict::Unknown => 0,
+            },
+            nodes: self.nodes,
+            depth: plies,
         }
     }
 }
@@ -411,10 +473,13 @@ impl Table {
         while buckets * 2 <= wanted {
             buckets *= 2;
         }
-        Table {
-            entries: vec![Entry::default(); buckets * BUCKET],
-            buckets,
+        // Smaller when the memory cannot be had (never aborts).
+        let mut entries = Vec::new();
+        while entries.try_reserve_exact(buckets * BUCKET).is_err() && buckets > 1 {
+            buckets /= 2;
         }
+        entries.resize(buckets * BUCKET, Entry::default());
+        Table { entries, buckets }
     }
 
     #[inline]
@@ -922,4 +987,84 @@ impl<'a> Solver<'a> {
         };
         pick.map(|c| c.mv)
     }
+}
+
+// ------------------------------------------------------------ engine use
+
+/// Timed antichess/giveaway play runs the solver before alpha-beta when at
+/// most this many pieces (both sides) are on the board. Why 12: the cost is
+/// bounded by the share of time either way ([`SOLVE_TIME_DIVISOR`]), so the
+/// threshold only decides where the share is likely to buy something. With
+/// a dozen pieces or fewer, move generation is cheap (the solver visits
+/// several million positions a second on one core in such endgames,
+/// against about 1.5 million in the full-board example of `tests/pns.rs`),
+/// and the long forced wins of the endgame (races to give away the last
+/// pieces, pawns running to promote) lie beyond alpha-beta's horizon,
+/// which then shuffles or repeats in won positions; a proof is followed to
+/// the end, move after move, each time proved again in a fraction of the
+/// first proof's effort. With more pieces the solver seldom proves within
+/// its share what alpha-beta does not already see as a mate.
+pub const SOLVE_MAX_PIECES: u32 = 12;
+/// The solver's share of the move's time: the soft limit divided by this
+/// (the hard limit when there is no soft one).
+pub const SOLVE_TIME_DIVISOR: u32 = 8;
+/// A share below this is not worth a solver run.
+pub const SOLVE_MIN_TIME: Duration = Duration::from_millis(5);
+/// The table of a timed run is sized for this many nodes per millisecond
+/// (a generous bound of the solver's speed), within `memory_mb`.
+const NODES_PER_MS: u64 = 2_000;
+/// Most memory for the solver's table in timed play (MB).
+const SOLVE_MAX_MB: usize = 64;
+
+/// What the engine does with the solver for one `go`.
+#[derive(Clone, Copy, Debug)]
+pub enum Plan {
+    /// `go mate N` in antichess/giveaway: the solver alone, with this budget.
+    Mate(Budget),
+    /// First the solver with this budget; alpha-beta unless it proves a win.
+    First(Budget),
+    /// Alpha-beta only.
+    Search,
+}
+
+/// The plan for a search of `pos` with `limits` (the time limits already
+/// set from the clock); `ponder` for a ponder search; `memory_mb` bounds
+/// the solver's table (the `Hash` size). Depth-only and node-only searches
+/// (bench, analysis), infinite and ponder searches, MultiPV and
+/// `searchmoves` never run the solver on their own.
+pub fn plan(pos: &Position, limits: &Limits, ponder: bool, memory_mb: usize) -> Plan {
+    if !supports(pos) || !limits.searchmoves.is_empty() {
+        return Plan::Search;
+    }
+    if limits.mate.is_some() {
+        return Plan::Mate(Budget {
+            nodes: limits.nodes.unwrap_or(u64::MAX),
+            time: limits.hard_time,
+            memory_mb: memory_mb.max(1),
+            target: Target::Both,
+        });
+    }
+    if ponder || limits.infinite || limits.multipv > 1 {
+        return Plan::Search;
+    }
+    let Some(time) = limits.soft_time.or(limits.hard_time) else {
+        return Plan::Search;
+    };
+    if pos.occupied().count() > SOLVE_MAX_PIECES {
+        return Plan::Search;
+    }
+    let share = time / SOLVE_TIME_DIVISOR;
+    if share < SOLVE_MIN_TIME {
+        return Plan::Search;
+    }
+    let ms = u64::try_from(share.as_millis()).unwrap_or(u64::MAX);
+    Plan::First(Budget {
+        nodes: limits
+            .nodes
+            .unwrap_or(u64::MAX)
+            .min(ms.saturating_mul(NODES_PER_MS)),
+        time: Some(share),
+        memory_mb: memory_mb.clamp(1, SOLVE_MAX_MB),
+        target: Target::Win,
+    })
 }
