@@ -20,7 +20,11 @@
 //!   it can be called again on the same table to go on (the two searches
 //!   below take turns that way).
 //!
-//! Enhancements: the 1+ε trick of Pawlewicz and Lew (a child gets a proof
+//! Enhancements: weak proof numbers (Ueda et al. 2008: where the classic
+//! numbers add the children's numbers, the largest child's number plus one
+//! per other open child is taken; antichess endgames are full of
+//! transpositions, and sums count the same subtree again and again until
+//! they overflow), the 1+ε trick of Pawlewicz and Lew (a child gets a
 //! threshold of 1.25 times the second-best child's number, which cuts
 //! re-expansions), and a mobility initialisation tuned to antichess: a new
 //! position where the attacker moves gets (proof 1, disproof `moves`), one
@@ -818,17 +822,24 @@ impl<'a> Solver<'a> {
         let mut len: Option<u32> = None;
         let mut taint = if or { NO_TAINT } else { 0 };
         let mut any_disproved = false;
+        let mut open = 0u32;
         for c in children.iter() {
             let total = c.val.len.saturating_add(1 + u32::from(c.chain));
             if or {
                 v.pn = v.pn.min(c.val.pn);
-                v.dn = add(v.dn, c.val.dn);
+                if c.val.dn != 0 {
+                    open += 1;
+                    v.dn = v.dn.max(c.val.dn);
+                }
                 if c.val.pn == 0 {
                     len = Some(len.map_or(total, |l| l.min(total)));
                 }
                 taint = taint.min(c.val.taint);
             } else {
-                v.pn = add(v.pn, c.val.pn);
+                if c.val.pn != 0 {
+                    open += 1;
+                    v.pn = v.pn.max(c.val.pn);
+                }
                 v.dn = v.dn.min(c.val.dn);
                 len = Some(len.map_or(total, |l| l.max(total)));
                 if c.val.dn == 0 {
@@ -839,6 +850,15 @@ impl<'a> Solver<'a> {
                     };
                     any_disproved = true;
                 }
+            }
+        }
+        // Weak proof numbers: the largest child's number plus one for each
+        // other open child.
+        if open > 1 {
+            if or {
+                v.dn = add(v.dn, open - 1);
+            } else {
+                v.pn = add(v.pn, open - 1);
             }
         }
         if v.pn == 0 {
@@ -886,16 +906,16 @@ impl<'a> Solver<'a> {
             let c = children[best];
             // 1+ε trick with ε = 1/4.
             let loose = second.saturating_add((second / 4).max(1)).min(INF - 1);
+            // The others' share of the node's weak number.
+            let rest = children
+                .iter()
+                .filter(|c| if or { c.val.dn != 0 } else { c.val.pn != 0 })
+                .count()
+                .saturating_sub(1) as u32;
             let (cpn, cdn) = if or {
-                (
-                    thpn.min(loose),
-                    thdn.saturating_sub(v.dn.saturating_sub(c.val.dn)),
-                )
+                (thpn.min(loose), thdn.saturating_sub(rest))
             } else {
-                (
-                    thpn.saturating_sub(v.pn.saturating_sub(c.val.pn)),
-                    thdn.min(loose),
-                )
+                (thpn.saturating_sub(rest), thdn.min(loose))
             };
             let mut q = *pos;
             self.enter(&mut q, &c);
