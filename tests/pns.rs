@@ -12,7 +12,8 @@
 //! - the example from a real game (Black to move, lost) is proved.
 
 use rukav::rng::Rng;
-use rukav::search::pns::{self, Budget, Proof, Target, Verdict};
+use rukav::search::pns::{self, Budget, Plan, Proof, Target, Verdict};
+use rukav::search::Limits;
 use rukav::{Color, Move, Outcome, Position, Variant};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
@@ -384,6 +385,62 @@ fn verify_strategy(
     count
 }
 
+/// When the engine runs the solver: `go mate` in antichess/giveaway; timed
+/// play with at most 12 pieces, for an eighth of the soft time and only
+/// for a win; never for depth- or node-limited searches (bench), ponder,
+/// infinite or MultiPV searches, nor in other variants.
+#[test]
+fn engine_plan() {
+    let few = pos(Variant::Antichess, "r3k3/8/8/8/8/8/8/1N1R4 w - - 0 1");
+    let full = Position::startpos(Variant::Antichess);
+    let timed = Limits {
+        soft_time: Some(Duration::from_millis(800)),
+        hard_time: Some(Duration::from_millis(3200)),
+        multipv: 1,
+        ..Default::default()
+    };
+    match pns::plan(&few, &timed, false, 16) {
+        Plan::First(b) => {
+            assert_eq!(b.time, Some(Duration::from_millis(100)));
+            assert_eq!(b.target, Target::Win);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(pns::plan(&full, &timed, false, 16), Plan::Search));
+    assert!(matches!(pns::plan(&few, &timed, true, 16), Plan::Search));
+    for limits in [
+        Limits {
+            depth: Some(12),
+            ..Default::default()
+        },
+        Limits {
+            nodes: Some(100_000),
+            ..Default::default()
+        },
+        Limits {
+            infinite: true,
+            ..timed.clone()
+        },
+        Limits {
+            multipv: 3,
+            ..timed.clone()
+        },
+    ] {
+        assert!(
+            matches!(pns::plan(&few, &limits, false, 16), Plan::Search),
+            "{limits:?}"
+        );
+    }
+    let mate = Limits {
+        mate: Some(3),
+        ..Default::default()
+    };
+    assert!(matches!(pns::plan(&full, &mate, false, 16), Plan::Mate(_)));
+    let chess = Position::startpos(Variant::Chess);
+    assert!(matches!(pns::plan(&chess, &mate, false, 16), Plan::Search));
+    assert!(matches!(pns::plan(&chess, &timed, false, 16), Plan::Search));
+}
+
 /// A game (Black to move, lost: Fairy-Stockfish reports mate -16 at depth
 /// 12 and -15 at depth 16): after 7...hxg6 8.Nb3 the solver proves the loss
 /// for Black and gives a line that ends with White out of pieces.
@@ -404,7 +461,6 @@ fn example_game_loss_is_proved() {
     let t = Instant::now();
     let b = Budget {
         nodes: 5_000_000,
-        memory_mb: 32,
         ..budget(0)
     };
     let proof = pns::prove(&p, &history, &b, None);

@@ -66,6 +66,10 @@
 //! attacker). This is not a complete solution of the problem: a disproof
 //! can still be believed on a path where it does not hold, which may make
 //! the solver miss a win (it answers "not proven"), never claim a wrong one.
+//! A proof taken from the table was made on another path and may pass a
+//! position of the current path once more (the game is drawn only at the
+//! third occurrence); it cannot go round a cycle, since every proof uses
+//! only proofs completed before it.
 //!
 //! The key does not include the half-move clock, so a table entry keeps the
 //! clock at which it was resolved: a proof holds for that clock or a
@@ -194,9 +198,7 @@ impl Proof {
             Verdict::Unknown => None,
         }
     }
-}
 
-impl Proof {
     /// What the engine says about it in a line of its own: `proven win in
     /// M`, `proven loss in M` or `not proven`.
     pub fn summary(&self) -> String {
