@@ -1090,3 +1090,76 @@ pub fn plan(pos: &Position, limits: &Limits, ponder: bool, memory_mb: usize) -> 
         target: Target::Win,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    fn antichess(fen: &str) -> Position {
+        match Position::from_fen(fen, Variant::Antichess.rules()) {
+            Ok(p) => p,
+            Err(e) => panic!("{fen}: {e}"),
+        }
+    }
+
+    #[test]
+    fn sums_saturate_below_infinity() {
+        assert_eq!(add(1, 2), 3);
+        assert_eq!(add(INF - 1, INF - 1), INF - 1);
+        assert_eq!(add(INF, 0), INF);
+        assert_eq!(add(5, INF), INF);
+    }
+
+    /// A full bucket keeps proofs over open entries and more work over less.
+    #[test]
+    fn replacement_keeps_proofs_and_work() {
+        let mut t = Table::new(1, 0);
+        let b = t.bucket(1 << 40);
+        let keys: Vec<u64> = (1..=BUCKET as u64 + 1).map(|i| (1 << 40) | i).collect();
+        for (i, &key) in keys[..BUCKET].iter().enumerate() {
+            t.put(Entry {
+                key,
+                pn: if i == 0 { 0 } else { 5 },
+                dn: if i == 0 { INF } else { 5 },
+                work: 10 * i as u32,
+                ..Entry::default()
+            });
+        }
+        assert_eq!(t.bucket(keys[BUCKET]), b);
+        t.put(Entry {
+            key: keys[BUCKET],
+            pn: 3,
+            dn: 3,
+            work: 1,
+            ..Entry::default()
+        });
+        // The open entry with the least work (the second) went.
+        assert!(t.get(keys[0]).is_some());
+        assert!(t.get(keys[1]).is_none());
+        assert!(t.get(keys[BUCKET]).is_some());
+    }
+
+    /// Debug build (overflow checks): small proofs both ways, and a root
+    /// that has already won.
+    #[test]
+    fn small_proofs() {
+        let p = antichess("r3k3/8/8/8/8/8/8/1N1R4 w - - 0 1");
+        let proof = prove(&p, &[], &Budget::default(), None);
+        assert_eq!(proof.verdict, Verdict::Win);
+        assert_eq!(proof.mate(), Some(2));
+        assert_eq!(proof.line.len(), 4);
+        let mut q = p;
+        q.make_move(proof.best);
+        let proof = prove(&q, &[p.key(), q.key()], &Budget::default(), None);
+        assert_eq!(proof.verdict, Verdict::Loss);
+        assert_eq!(proof.mate(), Some(-2));
+        let info = proof.info().map(|i| (i.depth, i.score));
+        assert_eq!(info, Some((3, Score::Mate(-2))));
+        assert_eq!(proof.summary(), "proven loss in 2");
+        let won = antichess("8/8/8/8/8/8/8/k7 w - - 0 1");
+        let proof = prove(&won, &[], &Budget::default(), None);
+        assert_eq!((proof.verdict, proof.plies), (Verdict::Win, 0));
+        assert!(proof.best.is_null());
+    }
+}
