@@ -12,6 +12,7 @@ use crate::bughouse::strategy::{Bughouse, Decision};
 use crate::eval::nnue::Network;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
+use crate::search::pns::{self, Plan, Verdict};
 use crate::search::{self, Info, Limits, SearchResult, Shared, ThreadTables, TranspositionTable};
 use crate::types::{Color, Move, PieceType};
 use std::sync::atomic::Ordering;
@@ -44,6 +45,9 @@ pub trait Listener: Send + Sync {
     fn tell_partner(&self, _msg: PartnerMessage) {}
     /// The engine sits, waiting for `piece`, for at most `budget`.
     fn sitting(&self, _piece: PieceType, _budget: Duration) {}
+    /// A line of information for the user (UCI: `info string <text>`), such
+    /// as the antichess solver's `proven win in 12`.
+    fn message(&self, _text: &str) {}
 }
 
 struct Running {
@@ -398,11 +402,37 @@ impl Engine {
         let root = self.position;
         let history = self.history.clone();
         let threads = self.threads;
+        // Antichess/giveaway: `go mate` runs the proof-number solver, and
+        // timed play tries it first with few pieces (search::pns::plan).
+        let plan = pns::plan(&root, &limits, request.ponder, self.hash_mb);
         let s = shared.clone();
         let out = listener.clone();
         let handle = std::thread::spawn(move || {
             let report = |info: &Info| out.info(info);
-            let result = search::search(&root, &history, &limits, threads, s.clone(), &report);
+            let search = || search::search(&root, &history, &limits, threads, s.clone(), &report);
+            let result = match plan {
+                Plan::Search => search(),
+                Plan::Mate(budget) => {
+                    let proof = pns::prove(&root, &history, &budget, Some(&s.stop));
+                    if let Some(info) = proof.info() {
+                        out.info(&info);
+                    }
+                    out.message(&proof.summary());
+                    proof.search_result()
+                }
+                Plan::First(budget) => {
+                    let proof = pns::prove(&root, &history, &budget, Some(&s.stop));
+                    if proof.verdict == Verdict::Win && !proof.best.is_null() {
+                        if let Some(info) = proof.info() {
+                            out.info(&info);
+                        }
+                        out.message(&proof.summary());
+                        proof.search_result()
+                    } else {
+                        search()
+                    }
+                }
+            };
             // UCI: with `infinite` or while pondering, bestmove waits for stop/ponderhit.
             // A sitting search (infinite with a hard limit) waits no longer
             // than its limit.

@@ -83,6 +83,9 @@ impl Listener for UciOutput {
     fn tell_partner(&self, msg: PartnerMessage) {
         send(&format!("info string ptell {msg}"));
     }
+    fn message(&self, text: &str) {
+        send(&format!("info string {text}"));
+    }
     fn sitting(&self, piece: PieceType, budget: Duration) {
         send(&format!(
             "info string sitting for {} at most {} ms",

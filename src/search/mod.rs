@@ -14,6 +14,7 @@
 //! | [`params`] | every tuning constant, with its range |
 //! | [`worker`] | the state of one search thread |
 //! | [`tt`] | the shared transposition table |
+//! | [`pns`] | the proof-number solver for antichess and giveaway (df-pn) |
 //!
 //! The search never prints: it reports typed results through a callback.
 
@@ -28,6 +29,7 @@ mod checks;
 mod iterate;
 mod ordering;
 pub mod params;
+pub mod pns;
 mod qsearch;
 pub mod see;
 mod smp;
