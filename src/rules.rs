@@ -167,12 +167,19 @@ pub struct Rules {
     pub pawn_drop_2nd: PawnDrop2nd,
     /// A captured promoted piece goes to the pocket as a pawn.
     pub promoted_revert: bool,
-    /// A rook dropped on its corner restores castling if the king is on e1/e8.
+    /// A rook dropped on its corner restores castling if the king is on e1/e8
+    /// (only where that castling is the standard one: king from e1/e8, rook
+    /// from the corner; never for other Chess960 setups).
     pub dropped_rook_castles: bool,
     /// Bughouse promotion rule.
     pub promotion_rule: PromotionRule,
     /// The 50-move rule applies.
     pub fifty_move_rule: bool,
+    /// `UCI_Chess960`: FEN castling fields are read as X-FEN/Shredder-FEN
+    /// (rooks and king on any files of the back rank) and castling is
+    /// written king-takes-rook (`e1h1`). Castling itself always follows the
+    /// position's own setup (where its king and castling rooks started).
+    pub chess960: bool,
 }
 
 /// FIDE chess.
@@ -195,6 +202,7 @@ pub const CHESS: Rules = Rules {
     dropped_rook_castles: false,
     promotion_rule: PromotionRule::Standard,
     fifty_move_rule: true,
+    chess960: false,
 };
 
 /// Crazyhouse (lichess/FICS rules).
@@ -263,6 +271,10 @@ pub enum HouseRule {
     DroppedRookCastles(bool),
     /// Bughouse promotion rule.
     PromotionRule(PromotionRule),
+    /// `UCI_Chess960`: Chess960 castling fields and notation (not a rule of
+    /// rules.md, but set the same way: it belongs to the rules of a game
+    /// and keeps its value across variant changes).
+    Chess960(bool),
 }
 
 impl Rules {
@@ -277,6 +289,7 @@ impl Rules {
             HouseRule::PromotedRevert(v) => r.promoted_revert = v,
             HouseRule::DroppedRookCastles(v) => r.dropped_rook_castles = v,
             HouseRule::PromotionRule(v) => r.promotion_rule = v,
+            HouseRule::Chess960(v) => r.chess960 = v,
         }
         r
     }
@@ -291,6 +304,7 @@ impl Rules {
             promoted_revert: self.promoted_revert,
             dropped_rook_castles: self.dropped_rook_castles,
             promotion_rule: self.promotion_rule,
+            chess960: self.chess960,
             ..variant.rules()
         }
     }

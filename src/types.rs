@@ -457,7 +457,9 @@ pub enum MoveKind {
     Promotion(PieceType),
     /// A piece from the pocket placed on an empty square.
     Drop(PieceType),
-    /// Castling, encoded as the king's move (e1g1, e1c1, ...).
+    /// Castling, encoded as the king's move (e1g1, e1c1, ...): from the
+    /// king's square to g1/c1 (g8/c8), also in Chess960, where the two may
+    /// be the same square (a king on g1 castling short).
     Castle,
     /// An en-passant capture.
     EnPassant,
@@ -494,7 +496,8 @@ impl Move {
         Move(from.0 as u16 | (to.0 as u16) << 6 | (FLAG_PROMO + piece.index() as u16 - 1) << 12)
     }
 
-    /// Castling, given as the king's move.
+    /// Castling, given as the king's move to g1/c1 (g8/c8); `from` may equal
+    /// `to` in Chess960.
     #[inline(always)]
     pub const fn castle(from: Square, to: Square) -> Move {
         Move(from.0 as u16 | (to.0 as u16) << 6 | FLAG_CASTLE << 12)
@@ -589,7 +592,8 @@ impl Move {
         self.0 == 0
     }
 
-    /// UCI notation: `e2e4`, `e7e8q`, `P@e4`, castling as the king's move.
+    /// UCI notation: `e2e4`, `e7e8q`, `P@e4`, castling as the king's move
+    /// (`Position::uci_move` writes Chess960 castling king takes rook).
     pub fn to_uci(self) -> String {
         self.to_string()
     }

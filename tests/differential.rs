@@ -1,15 +1,24 @@
 //! Differential test against shakmaty (feature `variant`) in chess,
-//! crazyhouse and antichess.
+//! crazyhouse and antichess, and in Chess960 chess and crazyhouse.
 //!
 //! Both libraries play the same random games (the move is picked from
 //! Rukav's list and converted to shakmaty through UCI). At every position the
 //! test compares:
 //! - the set of legal moves as UCI strings (shakmaty's converted with
-//!   `UciMove::from_move(m, CastlingMode::Standard)`, so castling is `e1g1`);
-//! - the board, pockets, promoted-piece marks, side to move, castling rights,
-//!   en-passant square (shakmaty's pseudo-legal one, which is what Rukav keeps),
-//!   check, clocks;
+//!   `UciMove::from_move(m, mode)`: castling is `e1g1` in
+//!   `CastlingMode::Standard`, king takes rook `e1h1` in `Chess960`, as
+//!   Rukav writes it with `UCI_Chess960` off and on);
+//! - the board, pockets, promoted-piece marks, side to move, castling rights
+//!   (as the squares of the rooks that keep one), the FEN's castling field
+//!   (X-FEN in Chess960), en-passant square (shakmaty's pseudo-legal one,
+//!   which is what Rukav keeps), check, clocks;
 //! - the game outcome, mapped as below.
+//!
+//! The Chess960 games start from random start positions (numbered 0..959 by
+//! the standard scheme, `rukav::position::chess960_fen`), with
+//! `UCI_Chess960` on and shakmaty in `CastlingMode::Chess960`; a legal
+//! castling move is played with probability 1/3, so that games reach the
+//! positions after castling.
 //!
 //! Outcome mapping and documented exceptions (rules.md semantics that differ
 //! from shakmaty's reference semantics):
@@ -34,6 +43,8 @@
 //! - Everything else (checkmate, stalemate, antichess no-pieces and
 //!   stalemate wins) must agree exactly.
 
+use rukav::position::chess960_fen;
+use rukav::protocol::options::apply_rules_option;
 use rukav::{Color, Outcome as RkOutcome, PieceType, Position, Variant};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -53,6 +64,7 @@ struct Stats {
     draws: usize,
     chess_insufficient: usize,
     antichess_insufficient: usize,
+    castles: usize,
 }
 
 fn sk_color(c: Color) -> shakmaty::Color {
@@ -74,14 +86,23 @@ fn sk_role(k: PieceType) -> Role {
 }
 
 /// Compares everything but the outcome; panics with the FEN on a difference.
-fn compare_state<P: shakmaty::Position>(ours: &Position, sk: &P, ctx: &str) -> usize {
+fn compare_state<P: shakmaty::Position>(
+    ours: &Position,
+    sk: &P,
+    mode: CastlingMode,
+    ctx: &str,
+) -> usize {
     let fen = ours.fen();
     // Legal moves.
-    let mut a: Vec<String> = ours.legal_moves().iter().map(|m| m.to_string()).collect();
+    let mut a: Vec<String> = ours
+        .legal_moves()
+        .iter()
+        .map(|m| ours.uci_move(*m))
+        .collect();
     let mut b: Vec<String> = sk
         .legal_moves()
         .iter()
-        .map(|m| UciMove::from_move(*m, CastlingMode::Standard).to_string())
+        .map(|m| UciMove::from_move(*m, mode).to_string())
         .collect();
     a.sort();
     b.sort();
@@ -115,16 +136,16 @@ fn compare_state<P: shakmaty::Position>(ours: &Position, sk: &P, ctx: &str) -> u
         assert!(!ours.rules().drops, "{ctx}: shakmaty has no pockets");
     }
     assert_eq!(sk_color(ours.side_to_move()), sk.turn(), "{ctx}: {fen}");
-    let mut rights = 0u64;
-    for (bit, sq) in [(1u8, 7u8), (2, 0), (4, 63), (8, 56)] {
-        if ours.castling_rights() & bit != 0 {
-            rights |= 1 << sq;
-        }
-    }
     assert_eq!(
-        rights,
+        ours.castling_rooks().0,
         sk.castles().castling_rights().0,
         "{ctx}: castling rights differ in {fen}"
+    );
+    let sk_fen = Fen::from_position(sk, EnPassantMode::Legal).to_string();
+    assert_eq!(
+        fen.split(' ').nth(2),
+        sk_fen.split(' ').nth(2),
+        "{ctx}: castling fields differ: Rukav {fen}, shakmaty {sk_fen}"
     );
     assert_eq!(
         ours.ep_square().map(|s| s.0 as u32),
@@ -247,39 +268,102 @@ fn differential<P: shakmaty::Position + FromSetup + Clone>(
     max_plies: usize,
     seed: u64,
 ) -> Stats {
+    let starts = starts::<P>(variant, suite);
+    play(
+        variant,
+        CastlingMode::Standard,
+        |_, game| starts[game % starts.len()].clone(),
+        target_positions,
+        max_plies,
+        seed,
+    )
+}
+
+/// Random games from random Chess960 start positions, `UCI_Chess960` on.
+fn differential960<P: shakmaty::Position + FromSetup + Clone>(
+    variant: Variant,
+    target_positions: usize,
+    max_plies: usize,
+    seed: u64,
+) -> Stats {
+    let mut rules = variant.rules();
+    apply_rules_option(&mut rules, "UCI_Chess960", "true").expect("UCI_Chess960 is an option");
+    let start = |rng: &mut Rng, _game: usize| {
+        let n = rng.below(960) as u16;
+        let fen = chess960_fen(n, variant.has_pockets()).expect("numbers below 960");
+        let ours = Position::from_fen(&fen, rules)
+            .unwrap_or_else(|e| panic!("Rukav refuses start position {n} {fen}: {e}"));
+        assert_eq!(ours.fen(), fen, "start position {n} is written as read");
+        let sk: P = fen
+            .parse::<Fen>()
+            .expect("shakmaty parses it")
+            .into_position(CastlingMode::Chess960)
+            .expect("shakmaty accepts it");
+        (ours, sk)
+    };
+    play(
+        variant,
+        CastlingMode::Chess960,
+        start,
+        target_positions,
+        max_plies,
+        seed,
+    )
+}
+
+/// Plays random games from the positions `start` gives (for the game
+/// number), comparing both libraries at every position.
+fn play<P: shakmaty::Position + Clone>(
+    variant: Variant,
+    mode: CastlingMode,
+    mut start: impl FnMut(&mut Rng, usize) -> (Position, P),
+    target_positions: usize,
+    max_plies: usize,
+    seed: u64,
+) -> Stats {
     let mut rng = Rng(seed);
     let mut stats = Stats::default();
     let mut game = 0;
-    let starts = starts::<P>(variant, suite);
     while stats.positions < target_positions {
-        let (mut ours, mut sk) = starts[game % starts.len()].clone();
+        let (mut ours, mut sk) = start(&mut rng, game);
         for ply in 0..max_plies {
-            let ctx = format!("{variant} game {game} ply {ply}");
+            let ctx = format!("{variant} ({mode:?} castling) game {game} ply {ply}");
             if ours.rules().fifty_move_rule && ours.halfmove_clock() >= 100 {
                 break; // shakmaty's outcome does not know the 50-move rule
             }
-            let n = compare_state(&ours, &sk, &ctx);
+            let n = compare_state(&ours, &sk, mode, &ctx);
             stats.positions += 1;
             stats.moves += n;
             if compare_outcome(&ours, &sk, &mut stats, &ctx) {
                 break;
             }
             let moves = ours.legal_moves();
-            let m = moves[rng.below(moves.len())];
-            let uci: UciMove = m
-                .to_string()
+            let castles: Vec<_> = moves.iter().filter(|m| m.is_castle()).collect();
+            let m = if mode == CastlingMode::Chess960 && !castles.is_empty() && rng.below(3) == 0 {
+                *castles[rng.below(castles.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            stats.castles += usize::from(m.is_castle());
+            let text = ours.uci_move(m);
+            let uci: UciMove = text
                 .parse()
-                .unwrap_or_else(|e| panic!("{ctx}: shakmaty cannot read {m}: {e:?}"));
-            let skm = uci
-                .to_move(&sk)
-                .unwrap_or_else(|e| panic!("{ctx}: shakmaty refuses {m} in {}: {e:?}", ours.fen()));
+                .unwrap_or_else(|e| panic!("{ctx}: shakmaty cannot read {text}: {e:?}"));
+            let skm = uci.to_move(&sk).unwrap_or_else(|e| {
+                panic!("{ctx}: shakmaty refuses {text} in {}: {e:?}", ours.fen())
+            });
+            assert_eq!(
+                ours.parse_uci_move(&text),
+                Ok(m),
+                "{ctx}: Rukav reads back {text}"
+            );
             sk.play_unchecked(skm);
             ours.make_move(m);
         }
         game += 1;
         stats.games += 1;
     }
-    eprintln!("{variant}: {stats:?}");
+    eprintln!("{variant} ({mode:?} castling): {stats:?}");
     stats
 }
 
@@ -299,6 +383,23 @@ fn differential_against_shakmaty() {
     assert!(total >= 100_000, "only {total} positions compared");
     // The games must actually reach ends, or the outcome comparison tested nothing.
     assert!(chess.decisive > 0 && zh.decisive > 0 && anti.decisive > 0);
+}
+
+/// Chess960 chess and crazyhouse (`UCI_Chess960`): random games from random
+/// start positions against shakmaty's `CastlingMode::Chess960`.
+#[test]
+fn differential_chess960_against_shakmaty() {
+    let chess = differential960::<Chess>(Variant::Chess, 60_000, 300, 960);
+    let zh = differential960::<Crazyhouse>(Variant::Crazyhouse, 60_000, 200, 1960);
+    println!(
+        "differential960: {} positions compared (chess {}, crazyhouse {}), {} castlings played",
+        chess.positions + zh.positions,
+        chess.positions,
+        zh.positions,
+        chess.castles + zh.castles
+    );
+    assert!(chess.castles > 100 && zh.castles > 100, "too few castlings");
+    assert!(chess.decisive > 0 && zh.decisive > 0);
 }
 
 /// The documented exceptions above, one named position each: shakmaty says

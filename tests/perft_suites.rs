@@ -31,7 +31,10 @@ fn read_suite(name: &str) -> (Rules, Vec<Entry>) {
     let path = suite_dir().join(name);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("perft suite {} is missing: {e}", path.display()));
+    // `chess960.epd` and `crazyhouse960.epd` name their variant before the
+    // "960"; their `# options:` line turns on UCI_Chess960.
     let base = name.split(['-', '.']).next().unwrap_or("chess");
+    let base = base.strip_suffix("960").unwrap_or(base);
     let mut rules = base
         .parse::<Variant>()
         .expect("variant from file name")
@@ -70,6 +73,11 @@ fn read_suite(name: &str) -> (Rules, Vec<Entry>) {
 
 fn run_suite(name: &str) {
     let (rules, entries) = read_suite(name);
+    assert_eq!(
+        rules.chess960,
+        name.contains("960"),
+        "{name}: UCI_Chess960 comes from the suite's options line"
+    );
     assert!(!entries.is_empty(), "{name} has no positions");
     let budget = budget();
     let mut failures = Vec::new();
@@ -127,6 +135,8 @@ suites! {
     crazyhouse_pawn2nd_forbidden => "crazyhouse-pawn2nd-forbidden.epd",
     crazyhouse_pawn7th_off => "crazyhouse-pawn7th-off.epd",
     crazyhouse_promoted_stays => "crazyhouse-promoted-stays.epd",
+    chess960 => "chess960.epd",
+    crazyhouse960 => "crazyhouse960.epd",
 }
 
 /// Every suite file on disk is covered by a test above.
@@ -147,6 +157,8 @@ fn every_suite_file_has_a_test() {
         "crazyhouse-pawn2nd-forbidden.epd",
         "crazyhouse-pawn7th-off.epd",
         "crazyhouse-promoted-stays.epd",
+        "chess960.epd",
+        "crazyhouse960.epd",
     ];
     for f in dir.flatten() {
         let name = f.file_name().to_string_lossy().to_string();

@@ -33,7 +33,7 @@ fn handshake_lists_every_option() {
     } else {
         "false"
     };
-    let expected: [(&str, &str, Option<&str>, &[&str]); 18] = [
+    let expected: [(&str, &str, Option<&str>, &[&str]); 19] = [
         ("Hash", "spin", Some("16"), &[]),
         ("Threads", "spin", Some("1"), &[]),
         ("Clear Hash", "button", None, &[]),
@@ -53,6 +53,7 @@ fn handshake_lists_every_option() {
                 "kingschess",
             ],
         ),
+        ("UCI_Chess960", "check", Some("false"), &[]),
         ("DropCheck", "check", Some("true"), &[]),
         ("DropMate", "check", Some("true"), &[]),
         ("PawnDrop7th", "check", Some("true"), &[]),
@@ -108,6 +109,50 @@ fn handshake_lists_every_option() {
     // uciok comes last, after every option.
     assert_eq!(lines.last().map(String::as_str), Some("uciok"));
     assert!(e.sync().is_empty());
+    assert!(e.quit().success());
+}
+
+/// `UCI_Chess960`: X-FEN in and out, castling written and read king takes
+/// rook, in chess and crazyhouse; off again, the standard forms.
+#[test]
+fn chess960_castling_over_uci() {
+    let mut e = Engine::start();
+    for (variant, pocket) in [(Variant::Chess, ""), (Variant::Crazyhouse, "[]")] {
+        e.set_variant(variant);
+        e.expect_ok("setoption name UCI_Chess960 value true");
+        let mut rules = variant.rules();
+        rules.chess960 = true;
+        // Fischer-5 of tests/perft/chess960.epd: the king on g1 castles short
+        // by moving only its rook (g1h1); Shredder-FEN in, X-FEN out.
+        let fen =
+            format!("qnbnr1kr/ppp1b1pp/4p3/3p1p2/8/2NPP3/PPP1BPPP/QNB1R1KR{pocket} w HEhe - 1 9");
+        e.expect_ok(&format!("position fen {fen}"));
+        let written = e.fen();
+        assert_eq!(written, fen.replace("HEhe", "KQkq"));
+        e.send("go perft 1");
+        let lines = e.read_until("perft", |l| l.starts_with("Nodes searched"));
+        assert!(lines.iter().any(|l| l == "g1h1: 1"), "{lines:?}");
+        assert!(!lines.iter().any(|l| l.starts_with("g1g1")), "{lines:?}");
+        e.expect_ok(&format!("position fen {fen} moves g1h1"));
+        let after = e.fen();
+        assert!(
+            after.starts_with("qnbnr1kr/ppp1b1pp/4p3/3p1p2/8/2NPP3/PPP1BPPP/QNB1RRK1"),
+            "{after}"
+        );
+        assert!(after.contains(" b kq "), "{after}");
+        e.go_legal(rules, "depth 4");
+        // Start position 0 (BBQNNRKR): X-FEN KQkq in and out.
+        let start0 = format!("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR{pocket} w KQkq - 0 1");
+        e.expect_ok(&format!("position fen {start0}"));
+        assert_eq!(e.fen(), start0);
+        e.go_legal(rules, "depth 3");
+        // Off again: the standard position and notation.
+        e.expect_ok("setoption name UCI_Chess960 value false");
+        e.expect_ok("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1g1");
+        assert!(e.fen().starts_with("r3k2r/8/8/8/8/8/8/R4RK1"));
+        let err = e.expect_error(&format!("position fen {fen}"));
+        assert!(err.contains("Chess960"), "{err}");
+    }
     assert!(e.quit().success());
 }
 

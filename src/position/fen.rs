@@ -1,9 +1,12 @@
 //! FEN in and out: every pocket dialect (`[Qn]`, `[]`, `[-]`, counts such as
 //! `[N3P]`, the lichess ninth rank), `~` for promoted pieces, Shredder
-//! castling letters, missing clocks, the King's-chess seventh field. A FEN
+//! castling letters, with `UCI_Chess960` X-FEN and Shredder-FEN castling
+//! for rooks and kings on any files, missing clocks, the King's-chess
+//! seventh field. A FEN
 //! that leaves the rules undefined is refused with a [`FenError`] that says
 //! what is wrong.
 
+use super::castling;
 use super::zobrist::MAX_POCKET;
 use super::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
 use crate::rules::{Rules, Variant};
@@ -82,6 +85,17 @@ pub enum FenError {
         /// Where the rook should stand.
         square: Square,
     },
+    /// A Chess960 castling right (a file letter from B to G) while
+    /// `UCI_Chess960` is off.
+    CastlingNeedsChess960(char),
+    /// Chess960: a castling right of a colour that has no king (or more
+    /// than one) on its back rank.
+    CastlingKingNotOnBackRank(char),
+    /// Chess960: `K`/`Q` (`k`/`q`) without a rook of that colour on that
+    /// side of the king on the back rank.
+    CastlingWithoutSideRook(char),
+    /// Chess960: two different rooks named for one side of one colour.
+    CastlingConflict(char),
     /// An en-passant field that is not a square.
     BadEnPassant(String),
     /// An en-passant square not behind a pawn that just moved two squares.
@@ -137,6 +151,22 @@ impl fmt::Display for FenError {
             FenError::CastlingWithoutRook { right, square } => {
                 write!(f, "castling right '{right}' but no rook on {square}")
             }
+            FenError::CastlingNeedsChess960(c) => write!(
+                f,
+                "castling right '{c}' is a Chess960 right (setoption name UCI_Chess960 value true)"
+            ),
+            FenError::CastlingKingNotOnBackRank(c) => write!(
+                f,
+                "castling right '{c}' but not exactly one king of that colour on its back rank"
+            ),
+            FenError::CastlingWithoutSideRook(c) => write!(
+                f,
+                "castling right '{c}' but no rook on that side of the king on the back rank"
+            ),
+            FenError::CastlingConflict(c) => write!(
+                f,
+                "castling right '{c}' names a second rook for a side that already has one"
+            ),
             FenError::BadEnPassant(s) => write!(f, "bad en-passant square '{s}'"),
             FenError::EnPassantWrongRank(sq) => write!(
                 f,
@@ -365,11 +395,21 @@ impl Position {
         Ok(())
     }
 
-    /// Reads the castling field (`KQkq`, Shredder `HAha`, `-`). Variants
-    /// without castling ignore the rights, as Fairy-Stockfish does.
+    /// Reads the castling field: `KQkq`, Shredder `HAha`, `-`; with
+    /// `UCI_Chess960` X-FEN and Shredder-FEN for kings and rooks on any
+    /// files ([`Position::read_castling_960`]). Variants without castling
+    /// ignore the rights, as Fairy-Stockfish does.
     fn read_castling(&mut self, text: &str) -> Result<(), FenError> {
         if text == "-" {
             return Ok(());
+        }
+        if self.rules.chess960 {
+            return self.read_castling_960(text);
+        }
+        if self.rules.castling {
+            if let Some(c) = text.chars().find(|c| matches!(c, 'B'..='G' | 'b'..='g')) {
+                return Err(FenError::CastlingNeedsChess960(c));
+            }
         }
         for c in text.chars() {
             let (color, right, rook_file) = match c {
@@ -397,6 +437,71 @@ impl Position {
                 });
             }
             self.castling |= right;
+        }
+        Ok(())
+    }
+
+    /// Chess960 castling field, X-FEN or Shredder-FEN, letters in any order:
+    /// `K`/`k` is the outermost rook of that colour on the king's h-side of
+    /// the back rank, `Q`/`q` the outermost on its a-side, a file letter
+    /// (`A`-`H` White, `a`-`h` Black) the rook on that file, on whichever side
+    /// of the king it stands. The king must be alone on its back rank.
+    /// A letter repeated or naming the same rook twice counts once; two
+    /// rooks for one side are refused.
+    fn read_castling_960(&mut self, text: &str) -> Result<(), FenError> {
+        for c in text.chars() {
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let letter = c.to_ascii_lowercase();
+            if !matches!(letter, 'k' | 'q' | 'a'..='h') {
+                return Err(FenError::BadCastling(text.to_string()));
+            }
+            if !self.rules.castling {
+                continue;
+            }
+            let rank = color.relative_rank(0);
+            let back = Bitboard::rank(rank);
+            let kings = self.pieces(color, PieceType::King) & back;
+            if kings.is_empty() || kings.more_than_one() {
+                return Err(FenError::CastlingKingNotOnBackRank(c));
+            }
+            let king = kings.lsb();
+            let rooks = self.pieces(color, PieceType::Rook) & back;
+            // Squares above and below the king's (its bit is not zero).
+            let below = king.bb().0 - 1;
+            let h_side = Bitboard(rooks.0 & !(below | king.bb().0));
+            let a_side = Bitboard(rooks.0 & below);
+            let rook = match letter {
+                'k' => match h_side.0.checked_ilog2() {
+                    Some(i) => Square(i as u8),
+                    None => return Err(FenError::CastlingWithoutSideRook(c)),
+                },
+                'q' if a_side.nonempty() => a_side.lsb(),
+                'q' => return Err(FenError::CastlingWithoutSideRook(c)),
+                file => {
+                    let sq = Square::new(file as u8 - b'a', rank);
+                    if !rooks.has(sq) {
+                        return Err(FenError::CastlingWithoutRook {
+                            right: c,
+                            square: sq,
+                        });
+                    }
+                    sq
+                }
+            };
+            let right = if rook.file() > king.file() {
+                castling::king_side(color)
+            } else {
+                castling::queen_side(color)
+            };
+            if self.castling & right != 0 && self.castle.rook(right) != rook {
+                return Err(FenError::CastlingConflict(c));
+            }
+            self.castling |= right;
+            self.castle.set(right, rook, king);
         }
         Ok(())
     }
@@ -438,20 +543,7 @@ impl Position {
         s.push(' ');
         s.push(if self.side.is_white() { 'w' } else { 'b' });
         s.push(' ');
-        if self.castling == 0 {
-            s.push('-');
-        } else {
-            for (bit, c) in [
-                (WHITE_OO, 'K'),
-                (WHITE_OOO, 'Q'),
-                (BLACK_OO, 'k'),
-                (BLACK_OOO, 'q'),
-            ] {
-                if self.castling & bit != 0 {
-                    s.push(c);
-                }
-            }
-        }
+        self.write_castling(&mut s);
         s.push(' ');
         match self.ep {
             Some(ep) => s.push_str(&ep.to_string()),
@@ -465,6 +557,49 @@ impl Position {
             }
         }
         s
+    }
+
+    /// The castling field, X-FEN: per colour (White first) the short then
+    /// the long right, `K`/`Q` (`k`/`q`) when its rook is the outermost one
+    /// on that side of the back rank, else the rook's file letter (Chess960
+    /// only). The standard setup always gives `KQkq` or a part of it.
+    fn write_castling(&self, s: &mut String) {
+        if self.castling == 0 {
+            s.push('-');
+            return;
+        }
+        for (right, color, short) in [
+            (WHITE_OO, Color::White, true),
+            (WHITE_OOO, Color::White, false),
+            (BLACK_OO, Color::Black, true),
+            (BLACK_OOO, Color::Black, false),
+        ] {
+            if self.castling & right == 0 {
+                continue;
+            }
+            let rook = self.castle.rook(right);
+            let rooks =
+                self.pieces(color, PieceType::Rook) & Bitboard::rank(color.relative_rank(0));
+            let outermost = if short {
+                rooks.0.checked_ilog2().map(|i| Square(i as u8))
+            } else {
+                rooks.nonempty().then(|| rooks.lsb())
+            };
+            let letter = if outermost == Some(rook) {
+                if short {
+                    'k'
+                } else {
+                    'q'
+                }
+            } else {
+                (b'a' + rook.file()) as char
+            };
+            s.push(if color.is_white() {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            });
+        }
     }
 
     /// The pockets as FEN letters, White first, Q R B N P order.

@@ -1,8 +1,9 @@
 //! Making moves (copy-make: the caller keeps the parent position) and the
 //! record of what a move changed, for incremental evaluation.
 
+use super::castling::{color_rights, king_side, queen_side, targets};
 use super::zobrist::{KEYS, MAX_POCKET};
-use super::{Position, BLACK_OO, BLACK_OOO, CASTLE_MASK, WHITE_OO, WHITE_OOO};
+use super::Position;
 use crate::rules::duty_period;
 use crate::types::{Color, Move, MoveKind, Piece, PieceType, Square};
 
@@ -50,12 +51,19 @@ impl Position {
                     self.halfmove = 0;
                 }
                 if kind == PieceType::Rook && self.rules.dropped_rook_castles {
+                    // Standard castling only: king on e1/e8, rook dropped on
+                    // the corner of a right whose setup is the standard one.
                     let home = Square::E1.relative(us);
                     if self.pieces(us, PieceType::King).has(home) {
-                        if to == Square::H1.relative(us) {
-                            self.castling |= if us.is_white() { WHITE_OO } else { BLACK_OO };
+                        let right = if to == Square::H1.relative(us) {
+                            king_side(us)
                         } else if to == Square::A1.relative(us) {
-                            self.castling |= if us.is_white() { WHITE_OOO } else { BLACK_OOO };
+                            queen_side(us)
+                        } else {
+                            0
+                        };
+                        if right != 0 && self.castle.is_standard_right(right) {
+                            self.castling |= right;
                         }
                     }
                 }
@@ -64,22 +72,23 @@ impl Position {
                 let from = m.from();
                 let king = Piece::new(us, PieceType::King);
                 let rook = Piece::new(us, PieceType::Rook);
-                let (rook_from, rook_to) = if to.file() > from.file() {
-                    (Square::new(7, from.rank()), Square::new(5, from.rank()))
-                } else {
-                    (Square::new(0, from.rank()), Square::new(3, from.rank()))
-                };
+                let short = to.file() == 6;
+                let right = if short { king_side(us) } else { queen_side(us) };
+                let rook_from = self.castle.rook(right);
+                let (_, rook_to) = targets(us, short);
+                // Both off first: in Chess960 the king may land where the
+                // rook stood and the other way round.
                 self.remove(king, from);
                 self.remove(rook, rook_from);
                 self.put(king, to);
                 self.put(rook, rook_to);
-                if self.promoted.has(rook_from) {
+                if rook_from != rook_to && self.promoted.has(rook_from) {
                     self.promoted ^= rook_from.bb() | rook_to.bb();
                     self.key ^= KEYS.promoted[rook_from.index()] ^ KEYS.promoted[rook_to.index()];
                 }
                 delta.removed = [Some((king, from)), Some((rook, rook_from))];
                 delta.added = [Some((king, to)), Some((rook, rook_to))];
-                self.castling &= !CASTLE_MASK[from.index()];
+                self.castling &= !color_rights(us);
                 king_move = true;
             }
             kind => {
@@ -149,7 +158,7 @@ impl Position {
                     PieceType::King => king_move = true,
                     _ => {}
                 }
-                self.castling &= !(CASTLE_MASK[from.index()] | CASTLE_MASK[to.index()]);
+                self.castling &= !self.castle.lost(from, to);
             }
         }
         if self.castling != old_castling {
@@ -208,7 +217,7 @@ impl Position {
                 k ^= KEYS.duty[c.index()];
             }
         }
-        k ^= KEYS.castling[self.castling as usize];
+        k ^= KEYS.castling[self.castling as usize] ^ self.castle.key();
         if let Some(ep) = self.ep {
             k ^= KEYS.ep_file[ep.file() as usize];
         }

@@ -9,6 +9,7 @@ use crate::types::{Bitboard, Color, Move, Piece, PieceType, Square};
 use std::fmt;
 use zobrist::{KEYS, MAX_POCKET};
 
+mod castling;
 pub mod fen;
 mod make;
 pub mod movegen;
@@ -16,6 +17,7 @@ pub mod notation;
 pub mod outcome;
 pub mod zobrist;
 
+pub use castling::{chess960_back_rank, chess960_fen, CastleSetup};
 pub use fen::{placement_fen, FenError};
 pub use make::Delta;
 
@@ -28,19 +30,6 @@ pub const BLACK_OO: u8 = 4;
 /// Black queenside.
 pub const BLACK_OOO: u8 = 8;
 
-/// Rights lost when a piece moves from or to each square.
-const fn castle_masks() -> [u8; 64] {
-    let mut m = [0u8; 64];
-    m[0] = WHITE_OOO;
-    m[7] = WHITE_OO;
-    m[4] = WHITE_OO | WHITE_OOO;
-    m[56] = BLACK_OOO;
-    m[63] = BLACK_OO;
-    m[60] = BLACK_OO | BLACK_OOO;
-    m
-}
-pub(crate) static CASTLE_MASK: [u8; 64] = castle_masks();
-
 /// A legal position of any Rukav variant.
 #[derive(Clone, Copy)]
 pub struct Position {
@@ -51,6 +40,7 @@ pub struct Position {
     pocket: [[u8; 5]; 2],
     side: Color,
     castling: u8,
+    castle: CastleSetup,
     ep: Option<Square>,
     halfmove: u32,
     fullmove: u32,
@@ -101,6 +91,7 @@ impl Position {
             pocket: [[0; 5]; 2],
             side: Color::White,
             castling: 0,
+            castle: CastleSetup::STANDARD,
             ep: None,
             halfmove: 0,
             fullmove: 1,
@@ -207,6 +198,34 @@ impl Position {
     #[inline(always)]
     pub fn castling_rights(&self) -> u8 {
         self.castling
+    }
+
+    /// Where the castling rooks and kings of this game started (the
+    /// standard squares unless a Chess960 FEN said otherwise).
+    #[inline(always)]
+    pub fn castle_setup(&self) -> &CastleSetup {
+        &self.castle
+    }
+
+    /// The rooks that still have a castling right.
+    pub fn castling_rooks(&self) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        for i in 0..4 {
+            let right = 1u8 << i;
+            if self.castling & right != 0 {
+                b |= self.castle.rook(right).bb();
+            }
+        }
+        b
+    }
+
+    /// Are castling moves written king-takes-rook (`e1h1`)? With
+    /// `UCI_Chess960` on, and for a castling setup other than the standard
+    /// one (which only a change of `UCI_Chess960` in mid-game leaves
+    /// behind), where the king's move alone could be ambiguous.
+    #[inline]
+    pub fn chess960_notation(&self) -> bool {
+        self.rules.chess960 || !self.castle.is_standard()
     }
 
     /// En-passant target square, kept only when a pawn can capture there.
@@ -400,7 +419,7 @@ impl Position {
             next.key ^= KEYS.promoted[sq.index()];
         }
         let old = next.castling;
-        next.castling &= !CASTLE_MASK[sq.index()];
+        next.castling &= !next.castle.lost_on(sq.bb());
         if next.castling != old {
             next.key ^= KEYS.castling[old as usize] ^ KEYS.castling[next.castling as usize];
         }

@@ -4,7 +4,8 @@
 //! a [`MoveCounter`] only counts them (bulk counting at the last perft ply:
 //! a set of drop targets costs one popcount).
 
-use super::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
+use super::castling::{color_rights, targets};
+use super::Position;
 use crate::attacks;
 use crate::rules::PawnDrop2nd;
 use crate::types::{Bitboard, Color, Move, PieceType, Square};
@@ -129,6 +130,38 @@ fn shift(b: Bitboard, delta: i8) -> Bitboard {
         Bitboard(b.0 >> -delta)
     }
 }
+
+/// The squares from file `a` to file `b` of rank 1, both included.
+const fn rank1_span(a: u8, b: u8) -> u64 {
+    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+    (2u64 << hi) - (1u64 << lo)
+}
+
+/// `[colour][king file][rook file]` on the colour's back rank: the squares
+/// castling needs empty (those between king and target and between rook and
+/// target, the two pieces' own squares excepted) and those the king must not
+/// find attacked (the ones it passes and its target, its own square excepted
+/// unless it is the target: it is not in check there).
+const CASTLING_PATHS: [[[(Bitboard, Bitboard); 8]; 8]; 2] = {
+    let mut t = [[[(Bitboard::EMPTY, Bitboard::EMPTY); 8]; 8]; 2];
+    let mut k = 0;
+    while k < 8 {
+        let mut r = 0;
+        while r < 8 {
+            if r != k {
+                let (king_to, rook_to) = if r > k { (6, 5) } else { (2, 3) };
+                let lifted = (1u64 << k) | (1u64 << r);
+                let empty = (rank1_span(k, king_to) | rank1_span(r, rook_to)) & !lifted;
+                let path = (rank1_span(k, king_to) & !(1u64 << k)) | (1u64 << king_to);
+                t[0][k as usize][r as usize] = (Bitboard(empty), Bitboard(path));
+                t[1][k as usize][r as usize] = (Bitboard(empty << 56), Bitboard(path << 56));
+            }
+            r += 1;
+        }
+        k += 1;
+    }
+    t
+};
 
 /// Pawns shifted one step diagonally towards file+1 (`east`) or file-1.
 #[inline(always)]
@@ -413,43 +446,52 @@ impl Position {
         }
     }
 
+    /// Castling (standard and Chess960): the king and its rook go to g/f or
+    /// c/d; every square between the king and its target and between the
+    /// rook and its target is empty (but for these two pieces); with
+    /// `check_attacks`, no square the king stands on, passes or lands on is
+    /// attacked once both pieces are lifted (so a castling rook that shields
+    /// its king on the back rank does not count). The caller checks that
+    /// the king is not in check.
     fn generate_castling<S: MoveSink>(&self, sink: &mut S, check_attacks: bool) {
         let us = self.side_to_move();
-        let them = us.flip();
-        let rights = self.castling_rights()
-            & if us.is_white() {
-                WHITE_OO | WHITE_OOO
-            } else {
-                BLACK_OO | BLACK_OOO
-            };
+        let rights = self.castling_rights() & color_rights(us);
         if rights == 0 {
             return;
         }
-        let occ = self.occupied();
-        let e = Square::E1.relative(us);
-        if !self.pieces(us, PieceType::King).has(e) {
+        let setup = self.castle_setup();
+        let ksq = setup.king(us);
+        if !self.pieces(us, PieceType::King).has(ksq) {
             return;
         }
-        let king_side = if us.is_white() { WHITE_OO } else { BLACK_OO };
-        for (right, rook_file, king_to_file) in [(king_side, 7u8, 6u8), (king_side << 1, 0, 2)] {
-            if rights & right == 0 {
+        let them = us.flip();
+        let occ = self.occupied();
+        // Right bit indices: 0/1 White short/long, 2/3 Black.
+        let first = 2 * us.index();
+        for (index, short) in [(first, true), (first + 1, false)] {
+            if rights & (1 << index) == 0 {
                 continue;
             }
-            let rook_sq = Square::new(rook_file, us.relative_rank(0));
+            let rook_sq = setup.rook_of(index);
             if !self.pieces(us, PieceType::Rook).has(rook_sq) {
                 continue;
             }
-            if (attacks::between(e, rook_sq) & occ).nonempty() {
+            let (must_be_empty, king_path) =
+                CASTLING_PATHS[us.index()][ksq.file() as usize][rook_sq.file() as usize];
+            if (must_be_empty & occ).nonempty() {
                 continue;
             }
-            let king_to = Square::new(king_to_file, us.relative_rank(0));
             if check_attacks {
-                let path = attacks::between(e, king_to) | king_to.bb();
-                if path.into_iter().any(|s| self.attacked_by(s, them, occ)) {
+                let occ = occ ^ ksq.bb() ^ rook_sq.bb();
+                if king_path
+                    .into_iter()
+                    .any(|s| self.attacked_by(s, them, occ))
+                {
                     continue;
                 }
             }
-            sink.push(Move::castle(e, king_to));
+            let (king_to, _) = targets(us, short);
+            sink.push(Move::castle(ksq, king_to));
         }
     }
 

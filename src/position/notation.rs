@@ -1,14 +1,47 @@
 //! Moves as text: UCI long algebraic (`e2e4`, `e7e8q`, `P@e4`, castling as
-//! the king's move) and standard algebraic (`Nf3`, `exd5`, `e8=Q`, `O-O`,
+//! the king's move, or king takes rook in Chess960) and standard algebraic (`Nf3`, `exd5`, `e8=Q`, `O-O`,
 //! `N@f3`), read and checked against the legal moves.
 
+use super::castling;
 use super::outcome::{EndReason, Outcome};
 use super::Position;
-use crate::types::{Move, MoveKind, PieceType, Square};
+use crate::types::{Color, Move, MoveKind, PieceType, Square};
 
 impl Position {
-    /// Parses a move in UCI notation (`e2e4`, `e7e8q`, `P@e4`, `n@f6`,
-    /// castling as the king's move) and checks that it is legal here.
+    /// The UCI text of `m`, a move of this position's game: `e2e4`,
+    /// `e7e8q`, `P@e4`; castling as the king's move (`e1g1`), or with
+    /// [`Position::chess960_notation`] as king takes rook (`e1h1`, `b1a1`).
+    /// The castling setup is the same in every position of a game, so the
+    /// root position may write a whole principal variation.
+    pub fn uci_move(&self, m: Move) -> String {
+        if m.is_castle() && self.chess960_notation() {
+            format!("{}{}", m.from(), self.castling_rook_of(m))
+        } else {
+            m.to_string()
+        }
+    }
+
+    /// The start square of the rook that castling move `m` moves.
+    fn castling_rook_of(&self, m: Move) -> Square {
+        let color = if m.from().rank() == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let right = if m.to().file() == 6 {
+            castling::king_side(color)
+        } else {
+            castling::queen_side(color)
+        };
+        self.castle_setup().rook(right)
+    }
+
+    /// Parses a move in UCI notation (`e2e4`, `e7e8q`, `P@e4`, `n@f6`) and
+    /// checks that it is legal here. Castling is read in the form
+    /// [`Position::uci_move`] writes, and in the other form where that names
+    /// no other legal move: king takes rook (`e1h1`) always, the king's move
+    /// (`e1g1`) in Chess960 notation unless the king does not move or a
+    /// plain king move is written the same way (then it is that move).
     pub fn parse_uci_move(&self, text: &str) -> Result<Move, String> {
         let t = text.trim();
         let normalized = if let Some((piece, square)) = t.split_once('@') {
@@ -21,10 +54,21 @@ impl Position {
             t.to_ascii_lowercase()
         };
         let legal = self.legal_moves();
+        if let Some(m) = legal.iter().find(|m| self.uci_move(**m) == normalized) {
+            return Ok(*m);
+        }
+        let chess960 = self.chess960_notation();
         legal
             .iter()
             .copied()
-            .find(|m| m.to_string() == normalized)
+            .find(|m| {
+                m.is_castle()
+                    && if chess960 {
+                        m.from() != m.to() && m.to_string() == normalized
+                    } else {
+                        format!("{}{}", m.from(), self.castling_rook_of(*m)) == normalized
+                    }
+            })
             .ok_or_else(|| format!("illegal move '{t}' in {}", self.fen()))
     }
 }
@@ -34,7 +78,7 @@ fn san_base(pos: &Position, m: Move) -> String {
     match m.kind() {
         MoveKind::Drop(k) => format!("{}@{}", k.char().to_ascii_uppercase(), m.to()),
         MoveKind::Castle => {
-            if m.to().file() > m.from().file() {
+            if m.to().file() == 6 {
                 "O-O".into()
             } else {
                 "O-O-O".into()

@@ -1,8 +1,9 @@
 //! Zobrist keys, generated at compile time from a fixed seed.
 //!
 //! The key covers pieces, side to move, castling rights, the en-passant file,
-//! pocket counts (one key per colour, piece and count), promoted flags and
-//! the King's-chess duty flags.
+//! pocket counts (one key per colour, piece and count), promoted flags,
+//! the King's-chess duty flags and, for Chess960 setups only, where the
+//! castling rooks and kings started.
 
 /// Largest pocket count per colour and piece that a position may hold.
 pub const MAX_POCKET: usize = 64;
@@ -31,6 +32,11 @@ pub struct Keys {
     pub side: u64,
     /// King's chess: `[colour]` flag "king moved in this period".
     pub duty: [u64; 2],
+    /// Chess960 castling setups: `[right bit index][rook's start square]`;
+    /// only setups other than the standard one are keyed.
+    pub castle_rook: [[u64; 64]; 4],
+    /// Chess960 castling setups: `[colour][king's start square]`.
+    pub castle_king: [[u64; 64]; 2],
 }
 
 const fn build() -> Keys {
@@ -43,6 +49,8 @@ const fn build() -> Keys {
         ep_file: [0; 8],
         side: 0,
         duty: [0; 2],
+        castle_rook: [[0; 64]; 4],
+        castle_king: [[0; 64]; 2],
     };
     let mut p = 0;
     while p < 12 {
@@ -112,8 +120,25 @@ const fn build() -> Keys {
     let (n, v) = splitmix(st);
     st = n;
     k.duty[0] = v;
-    let (_, v) = splitmix(st);
+    let (n, v) = splitmix(st);
+    st = n;
     k.duty[1] = v;
+    // Drawn after every older key, so that those keep their values.
+    let mut r = 0;
+    while r < 6 {
+        let mut s = 0;
+        while s < 64 {
+            let (n, v) = splitmix(st);
+            st = n;
+            if r < 4 {
+                k.castle_rook[r][s] = v;
+            } else {
+                k.castle_king[r - 4][s] = v;
+            }
+            s += 1;
+        }
+        r += 1;
+    }
     k
 }
 

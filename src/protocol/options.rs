@@ -115,6 +115,7 @@ pub fn table() -> Vec<EngineOption> {
             "chess",
             Variant::ALL.iter().map(|v| v.name()).collect(),
         ),
+        check("UCI_Chess960", false),
         check("DropCheck", true),
         check("DropMate", true),
         check("PawnDrop7th", true),
@@ -227,6 +228,8 @@ pub fn parse_value(o: &EngineOption, text: &str) -> Result<Value, String> {
 }
 
 /// The house rule an option sets, if it is one (`None` for other options).
+/// `UCI_Chess960` counts as one: it changes how a game's FENs and castling
+/// moves are read and written.
 pub fn house_rule(name: &str, value: &Value) -> Option<HouseRule> {
     let b = match value {
         Value::Bool(b) => Some(*b),
@@ -247,6 +250,7 @@ pub fn house_rule(name: &str, value: &Value) -> Option<HouseRule> {
         "droppedrookcastles" => b.map(HouseRule::DroppedRookCastles),
         "pawndrop2nd" => pick(&PAWN_DROP_2ND, text).map(HouseRule::PawnDrop2nd),
         "promotionrule" => pick(&PROMOTION_RULE, text).map(HouseRule::PromotionRule),
+        "uci_chess960" => b.map(HouseRule::Chess960),
         _ => None,
     }
 }
@@ -346,6 +350,11 @@ mod tests {
         assert!(apply_rules_option(&mut rules, "UCI_Variant", "bughouse").is_ok());
         assert_eq!(rules.variant, Variant::Bughouse);
         assert_eq!(rules.pawn_drop_2nd, PawnDrop2nd::CheckOnly);
+        assert!(apply_rules_option(&mut rules, "UCI_Chess960", "true").is_ok());
+        assert!(rules.chess960);
+        assert!(apply_rules_option(&mut rules, "UCI_Variant", "crazyhouse").is_ok());
+        assert!(rules.chess960, "UCI_Chess960 survives a variant change");
+        assert!(apply_rules_option(&mut rules, "UCI_Chess960", "maybe").is_err());
     }
 
     #[test]

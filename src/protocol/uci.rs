@@ -34,8 +34,8 @@ pub fn format_score(score: Score) -> String {
     }
 }
 
-/// Formats an `info` line.
-pub fn format_info(info: &Info) -> String {
+/// Formats an `info` line; `root` (the position searched) writes the moves.
+pub fn format_info(info: &Info, root: &Position) -> String {
     let bound = match info.bound {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
@@ -43,7 +43,7 @@ pub fn format_info(info: &Info) -> String {
     };
     let ms = info.time.as_millis().max(1) as u64;
     let nps = info.nodes.saturating_mul(1000) / ms;
-    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let pv: Vec<String> = info.pv.iter().map(|m| root.uci_move(*m)).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
@@ -59,26 +59,30 @@ pub fn format_info(info: &Info) -> String {
     )
 }
 
-/// Formats the `bestmove` line.
-pub fn format_bestmove(r: &SearchResult) -> String {
+/// Formats the `bestmove` line; `root` (the position searched) writes the moves.
+pub fn format_bestmove(r: &SearchResult, root: &Position) -> String {
     if r.best.is_null() {
         return "bestmove (none)".into();
     }
+    let best = root.uci_move(r.best);
     match r.ponder {
-        Some(p) => format!("bestmove {} ponder {}", r.best, p),
-        None => format!("bestmove {}", r.best),
+        Some(p) => format!("bestmove {best} ponder {}", root.uci_move(p)),
+        None => format!("bestmove {best}"),
     }
 }
 
-/// How a UCI search's output is written.
-struct UciOutput;
+/// How a UCI search's output is written: the moves as the searched
+/// position's game writes them (Chess960 castling king takes rook).
+struct UciOutput {
+    root: Position,
+}
 
 impl Listener for UciOutput {
     fn info(&self, info: &Info) {
-        send(&format_info(info));
+        send(&format_info(info, &self.root));
     }
     fn best_move(&self, result: &SearchResult) {
-        send(&format_bestmove(result));
+        send(&format_bestmove(result, &self.root));
     }
     fn tell_partner(&self, msg: PartnerMessage) {
         send(&format!("info string ptell {msg}"));
@@ -277,7 +281,7 @@ impl Uci {
             limits,
             ponder,
         };
-        self.engine.go(request, Arc::new(UciOutput));
+        self.engine.go(request, Arc::new(UciOutput { root: pos }));
         Ok(())
     }
 
@@ -292,7 +296,8 @@ impl Uci {
                 // (the centre player of the three-board form has two).
                 let add = args.get(1) == Some(&"add");
                 let setup = if add { &args[2..] } else { &args[1..] };
-                let rules = Variant::Bughouse.rules();
+                let mut rules = Variant::Bughouse.rules();
+                rules.chess960 = self.engine.rules().chess960;
                 let (start, moves) = parse::setup(setup, rules, "bughouse partner", "partner FEN")?;
                 let mut pos = start;
                 for m in moves {
@@ -360,7 +365,7 @@ impl Uci {
             counts.iter().map(|c| c.1).sum()
         };
         for (m, n) in &counts {
-            send(&format!("{m}: {n}"));
+            send(&format!("{}: {n}", pos.uci_move(*m)));
         }
         let ms = start.elapsed().as_millis().max(1) as u64;
         send("");

@@ -164,7 +164,7 @@ impl Xboard {
         for o in options::table() {
             if !matches!(
                 o.name,
-                "Hash" | "Threads" | "UCI_Variant" | "UCI_Bughouse" | "Ponder"
+                "Hash" | "Threads" | "UCI_Variant" | "UCI_Chess960" | "UCI_Bughouse" | "Ponder"
             ) {
                 send(&options::cecp_feature(&o));
             }
@@ -254,8 +254,9 @@ impl Xboard {
         if r.best.is_null() {
             return;
         }
+        let text = self.engine.position().uci_move(r.best);
         self.engine.play(r.best);
-        send(&format!("move {}", r.best));
+        send(&format!("move {text}"));
         if let Some(o) = self.game_over() {
             send(&result_line(&o));
         }

@@ -45,7 +45,7 @@ pub fn main(args: PerftArgs) -> Result<(), String> {
     };
     let secs = start.elapsed().as_secs_f64();
     for (m, n) in &counts {
-        println!("{m}: {n}");
+        println!("{}: {n}", pos.uci_move(*m));
     }
     println!();
     println!("Nodes searched: {total}");
