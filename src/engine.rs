@@ -11,8 +11,12 @@ use crate::bughouse::partner::PartnerMessage;
 use crate::bughouse::strategy::{Bughouse, Decision};
 use crate::eval::nnue::Network;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::rules::{Rules, Variant};
-use crate::search::{self, Info, Limits, SearchResult, Shared, TranspositionTable};
+use crate::search::strength::{self, Level, Weakening};
+use crate::search::{
+    self, Info, Limits, Progress, Report, SearchResult, Shared, TranspositionTable,
+};
 use crate::types::{Color, Move, PieceType};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -31,6 +35,9 @@ pub struct GoRequest {
     pub limits: Limits,
     /// Search on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// An analysis (xboard `analyze`): on a bughouse board no partner
+    /// messages and no sitting.
+    pub analysis: bool,
 }
 
 /// Where a background search's output goes; each protocol formats it.
@@ -44,6 +51,62 @@ pub trait Listener: Send + Sync {
     fn tell_partner(&self, _msg: PartnerMessage) {}
     /// The engine sits, waiting for `piece`, for at most `budget`.
     fn sitting(&self, _piece: PieceType, _budget: Duration) {}
+    /// The search, running for a second or more, starts root move
+    /// `current`, the `number`-th of iteration `depth` (UCI `currmove`).
+    fn current_move(&self, _depth: i32, _current: Move, _number: usize) {}
+}
+
+/// Passes a search's reports to a [`Listener`].
+struct ToListener<'a>(&'a dyn Listener);
+
+impl Report for ToListener<'_> {
+    fn iteration(&self, info: &Info) {
+        self.0.info(info);
+    }
+    fn current_move(&self, depth: i32, current: Move, number: usize) {
+        self.0.current_move(depth, current, number);
+    }
+}
+
+/// How strong the engine plays (`Skill Level`, `UCI_LimitStrength`,
+/// `UCI_Elo`); the levels are in [`crate::search::strength`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength {
+    /// `Skill Level`, 0..=20 (20: full strength).
+    pub skill: i32,
+    /// `UCI_LimitStrength`: play at `elo` (this wins over `skill`).
+    pub limit: bool,
+    /// `UCI_Elo`.
+    pub elo: i32,
+}
+
+impl Default for Strength {
+    fn default() -> Self {
+        Strength {
+            skill: strength::FULL_STRENGTH,
+            limit: false,
+            elo: strength::ELO_MAX,
+        }
+    }
+}
+
+impl Strength {
+    /// The level in force; `None` at full strength.
+    pub fn level(&self) -> Option<Level> {
+        if self.limit {
+            Some(strength::for_elo(self.elo))
+        } else {
+            strength::for_skill(self.skill)
+        }
+    }
+}
+
+/// A seed that differs from game to game: the clock and the process.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    Rng(nanos ^ u64::from(std::process::id()).rotate_left(32)).next_u64()
 }
 
 struct Running {
@@ -86,6 +149,10 @@ pub struct Engine {
     pub eval_file: String,
     /// Evaluate with the network where it serves the variant (`Use NNUE`).
     pub use_nnue: bool,
+    /// The playing strength.
+    pub strength: Strength,
+    /// Draws the seeds of the weakened move choices (reseeded every game).
+    rng: Rng,
     running: Option<Running>,
     last_go: Option<LastGo>,
 }
@@ -117,6 +184,8 @@ impl Engine {
             net: crate::eval::nnue::default_network(),
             eval_file: crate::eval::nnue::DEFAULT_NET_NAME.to_string(),
             use_nnue: crate::eval::nnue::USE_NNUE_DEFAULT,
+            strength: Strength::default(),
+            rng: Rng(fresh_seed()),
             running: None,
             last_go: None,
         }
@@ -343,11 +412,12 @@ impl Engine {
             net: self.active_net(),
             ..request.limits.clone()
         };
+        self.weaken(&mut limits);
         if pos.rules().two_boards {
             limits.bias = self.bughouse.bias(side);
         }
         let mut decision = None;
-        if self.partner_talk && pos.rules().two_boards {
+        if self.partner_talk && pos.rules().two_boards && !request.analysis {
             let (own, theirs) = (request.clock.of(side).0, request.clock.of(side.flip()).0);
             let planning = Instant::now();
             let d = self.bughouse.decide(&pos, own, theirs, new_move);
@@ -369,6 +439,16 @@ impl Engine {
         limits.soft_time = soft;
         limits.hard_time = hard;
         (limits, decision)
+    }
+
+    /// Applies the strength level to a search's limits: its node budget,
+    /// depth cap and move choice (nothing at full strength).
+    fn weaken(&mut self, limits: &mut Limits) {
+        if let Some(level) = self.strength.level() {
+            limits.nodes = Some(limits.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
+            limits.depth = Some(limits.depth.map_or(level.depth, |d| d.min(level.depth)));
+            limits.weakening = Weakening::of(&level, self.rng.next_u64());
+        }
     }
 
     /// Starts a search in the background for `request`; `listener` receives
@@ -398,7 +478,7 @@ impl Engine {
         let s = shared.clone();
         let out = listener.clone();
         let handle = std::thread::spawn(move || {
-            let report = |info: &Info| out.info(info);
+            let report = ToListener(out.as_ref());
             let result = search::search(&root, &history, &limits, threads, s.clone(), &report);
             // UCI: with `infinite` or while pondering, bestmove waits for stop/ponderhit.
             // A sitting search (infinite with a hard limit) waits no longer
@@ -444,6 +524,15 @@ impl Engine {
         }
     }
 
+    /// Where a running search is: time since it started, nodes, and the
+    /// main thread's place at the root (`None` before its first root
+    /// move). `None` when no search runs.
+    pub fn progress(&self) -> Option<(Duration, u64, Option<Progress>)> {
+        let r = self.running.as_ref()?;
+        let nodes = r.shared.nodes.load(Ordering::Relaxed);
+        Some((r.shared.elapsed(), nodes, r.shared.progress()))
+    }
+
     /// Is a search running?
     pub fn is_searching(&self) -> bool {
         self.running
@@ -462,24 +551,27 @@ impl Engine {
     pub fn search_sync(&mut self, limits: Limits, report: &(dyn Fn(&Info) + Sync)) -> SearchResult {
         self.stop();
         let shared = Arc::new(Shared::new(self.tt.clone()));
-        let limits = Limits {
+        let mut limits = Limits {
             multipv: limits.multipv.max(self.multipv),
             net: self.active_net(),
             ..limits
         };
+        self.weaken(&mut limits);
+        let report = |info: &Info| report(info);
         search::search(
             &self.position,
             &self.history,
             &limits,
             self.threads,
             shared,
-            report,
+            &report,
         )
     }
 
     /// A new game: clears the hash table and the bughouse requests.
     pub fn new_game(&mut self) {
         self.clear_hash();
+        self.rng = Rng(fresh_seed() ^ self.rng.next_u64());
         self.bughouse.new_game();
         let start = Position::start_with(self.rules);
         self.set_position(start, Vec::new());

@@ -14,7 +14,8 @@ use crate::perft;
 use crate::position::Position;
 use crate::rules::Variant;
 use crate::search::{Bound, Info, Limits, Score, SearchResult};
-use crate::types::{Color, PieceType};
+use crate::types::{Color, Move, PieceType};
+use crate::wdl::{self, Curve};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,8 +35,9 @@ pub fn format_score(score: Score) -> String {
     }
 }
 
-/// Formats an `info` line.
-pub fn format_info(info: &Info) -> String {
+/// Formats an `info` line; with a WDL model (`UCI_ShowWDL`) the score is
+/// followed by `wdl W D L`.
+pub fn format_info(info: &Info, wdl: Option<&Curve>) -> String {
     let bound = match info.bound {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
@@ -44,13 +46,18 @@ pub fn format_info(info: &Info) -> String {
     let ms = info.time.as_millis().max(1) as u64;
     let nps = info.nodes.saturating_mul(1000) / ms;
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let wdl = wdl.map_or(String::new(), |c| {
+        let x = c.wdl(info.score);
+        format!(" wdl {} {} {}", x.win, x.draw, x.loss)
+    });
     format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         format_score(info.score),
         bound,
+        wdl,
         info.nodes,
         nps,
         info.hashfull,
@@ -70,12 +77,23 @@ pub fn format_bestmove(r: &SearchResult) -> String {
     }
 }
 
+/// Formats the `currmove` line of a search running for a second or more.
+pub fn format_currmove(depth: i32, current: Move, number: usize) -> String {
+    format!("info depth {depth} currmove {current} currmovenumber {number}")
+}
+
 /// How a UCI search's output is written.
-struct UciOutput;
+struct UciOutput {
+    /// The WDL curves of the searched position (`UCI_ShowWDL`).
+    wdl: Option<Curve>,
+}
 
 impl Listener for UciOutput {
     fn info(&self, info: &Info) {
-        send(&format_info(info));
+        send(&format_info(info, self.wdl.as_ref()));
+    }
+    fn current_move(&self, depth: i32, current: Move, number: usize) {
+        send(&format_currmove(depth, current, number));
     }
     fn best_move(&self, result: &SearchResult) {
         send(&format_bestmove(result));
@@ -97,6 +115,8 @@ pub struct Uci {
     engine: Engine,
     /// The bughouse extension is on (`setoption name UCI_Bughouse value true`).
     bughouse: bool,
+    /// `UCI_ShowWDL`.
+    show_wdl: bool,
 }
 
 impl Default for Uci {
@@ -111,6 +131,7 @@ impl Uci {
         Uci {
             engine: Engine::new(),
             bughouse: false,
+            show_wdl: false,
         }
     }
 
@@ -206,6 +227,7 @@ impl Uci {
             Effect::Done | Effect::Ponder(_) => {}
             Effect::Message(m) => send(&format!("info string {m}")),
             Effect::BughouseExtension(on) => self.bughouse = on,
+            Effect::ShowWdl(on) => self.show_wdl = on,
         }
         Ok(())
     }
@@ -273,8 +295,12 @@ impl Uci {
             clock,
             limits,
             ponder,
+            analysis: false,
         };
-        self.engine.go(request, Arc::new(UciOutput));
+        let output = UciOutput {
+            wdl: self.show_wdl.then(|| wdl::curve(&pos)),
+        };
+        self.engine.go(request, Arc::new(output));
         Ok(())
     }
 

@@ -50,6 +50,7 @@ pub fn search(
             let shared = shared.clone();
             let limits = Limits {
                 multipv: 1,
+                weakening: None,
                 ..limits.clone()
             };
             let root = *root;
@@ -62,10 +63,12 @@ pub fn search(
         let mut best = main.run(root, Some(report));
         shared.stop.store(true, Ordering::Relaxed);
         // A helper that completed a deeper iteration without a worse score
-        // supplies the move (MultiPV and searchmoves stay with the main thread).
+        // supplies the move (MultiPV, searchmoves and a weakened choice stay
+        // with the main thread).
         for h in helpers {
             if let Ok(r) = h.join() {
                 if limits.multipv <= 1
+                    && limits.weakening.is_none()
                     && !r.best.is_null()
                     && r.depth > best.depth
                     && r.score >= best.score - params::smp_vote_margin()
