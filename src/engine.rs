@@ -329,6 +329,7 @@ impl Engine {
     pub fn abort(&mut self) {
         if let Some(r) = self.running.take() {
             r.shared.silent.store(true, Ordering::Relaxed);
+            r.shared.halt.store(true, Ordering::Relaxed);
             r.shared.stop.store(true, Ordering::Relaxed);
             r.handle.thread().unpark();
             let _ = r.handle.join();
@@ -480,14 +481,15 @@ impl Engine {
         let handle = std::thread::spawn(move || {
             let report = ToListener(out.as_ref());
             let result = search::search(&root, &history, &limits, threads, s.clone(), &report);
-            // UCI: with `infinite` or while pondering, bestmove waits for stop/ponderhit.
-            // A sitting search (infinite with a hard limit) waits no longer
-            // than its limit.
+            // UCI: with `infinite` or while pondering, bestmove waits for
+            // stop/ponderhit, also when the search finished on its own (at
+            // its depth limit). A sitting search (infinite with a hard
+            // limit) waits no longer than its limit.
             let waited_out = || {
                 limits.hard_time.is_some_and(|h| s.elapsed() >= h)
                     && !s.pondering.load(Ordering::Relaxed)
             };
-            while !s.stop.load(Ordering::Relaxed)
+            while !s.halt.load(Ordering::Relaxed)
                 && (limits.infinite || s.pondering.load(Ordering::Relaxed))
                 && !(limits.infinite && waited_out())
             {
@@ -518,6 +520,7 @@ impl Engine {
     /// Stops a running search and waits until it has reported its result.
     pub fn stop(&mut self) {
         if let Some(r) = self.running.take() {
+            r.shared.halt.store(true, Ordering::Relaxed);
             r.shared.stop.store(true, Ordering::Relaxed);
             r.handle.thread().unpark();
             let _ = r.handle.join();

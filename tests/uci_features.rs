@@ -152,3 +152,34 @@ fn currmove_appears_in_a_longer_search() {
     }
     assert!(e.quit().success());
 }
+
+/// `go infinite` waits for `stop` even when the search ends on its own: a
+/// mate in one reaches the deepest iteration at once, and a strength level
+/// caps the depth.
+#[test]
+fn a_finished_infinite_search_waits_for_stop() {
+    let mut e = Engine::start();
+    e.expect_ok("position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+    for level in ["20", "0"] {
+        e.expect_ok(&format!("setoption name Skill Level value {level}"));
+        e.send("go infinite");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let before = e.sync();
+        assert!(
+            !before.iter().any(|l| l.starts_with("bestmove")),
+            "bestmove before stop: {before:?}"
+        );
+        e.send("stop");
+        let (_, mv) = e.bestmove();
+        assert_eq!(mv, "h5f7");
+    }
+    // Pondering too: no bestmove before ponderhit.
+    e.expect_ok("setoption name Skill Level value 20");
+    e.send("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(!e.sync().iter().any(|l| l.starts_with("bestmove")));
+    e.send("ponderhit");
+    let (_, mv) = e.bestmove();
+    assert_eq!(mv, "h5f7");
+    assert!(e.quit().success());
+}

@@ -158,6 +158,10 @@ pub struct Shared {
     /// Set to end the search without reporting a result (a bughouse pocket
     /// change restarts the search).
     pub silent: AtomicBool,
+    /// Set by the caller's `stop` (never by the search): a finished
+    /// infinite or ponder search waits for it before it reports (`stop`
+    /// alone is also set when the main thread finishes, to end the helpers).
+    pub halt: AtomicBool,
     /// What the main thread searches at the root now, packed (see
     /// [`Progress`]); written once per root move, read by status requests
     /// (xboard's `.`).
@@ -174,6 +178,7 @@ impl Shared {
             nodes: AtomicU64::new(0),
             start: std::sync::Mutex::new(Instant::now()),
             silent: AtomicBool::new(false),
+            halt: AtomicBool::new(false),
             root_progress: AtomicU64::new(0),
         }
     }
