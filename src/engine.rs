@@ -11,9 +11,13 @@ use crate::bughouse::partner::PartnerMessage;
 use crate::bughouse::strategy::{Bughouse, Decision};
 use crate::eval::nnue::Network;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::rules::{Rules, Variant};
 use crate::search::pns::{self, Plan, Verdict};
-use crate::search::{self, Info, Limits, SearchResult, Shared, ThreadTables, TranspositionTable};
+use crate::search::strength::{self, Level, Weakening};
+use crate::search::{
+    self, Info, Limits, Progress, Report, SearchResult, Shared, ThreadTables, TranspositionTable,
+};
 use crate::types::{Color, Move, PieceType};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -32,6 +36,9 @@ pub struct GoRequest {
     pub limits: Limits,
     /// Search on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// An analysis (xboard `analyze`): on a bughouse board no partner
+    /// messages and no sitting.
+    pub analysis: bool,
 }
 
 /// Where a background search's output goes; each protocol formats it.
@@ -48,6 +55,62 @@ pub trait Listener: Send + Sync {
     /// A line of information for the user (UCI: `info string <text>`), such
     /// as the antichess solver's `proven win in 12`.
     fn message(&self, _text: &str) {}
+    /// The search, running for a second or more, starts root move
+    /// `current`, the `number`-th of iteration `depth` (UCI `currmove`).
+    fn current_move(&self, _depth: i32, _current: Move, _number: usize) {}
+}
+
+/// Passes a search's reports to a [`Listener`].
+struct ToListener<'a>(&'a dyn Listener);
+
+impl Report for ToListener<'_> {
+    fn iteration(&self, info: &Info) {
+        self.0.info(info);
+    }
+    fn current_move(&self, depth: i32, current: Move, number: usize) {
+        self.0.current_move(depth, current, number);
+    }
+}
+
+/// How strong the engine plays (`Skill Level`, `UCI_LimitStrength`,
+/// `UCI_Elo`); the levels are in [`crate::search::strength`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength {
+    /// `Skill Level`, 0..=20 (20: full strength).
+    pub skill: i32,
+    /// `UCI_LimitStrength`: play at `elo` (this wins over `skill`).
+    pub limit: bool,
+    /// `UCI_Elo`.
+    pub elo: i32,
+}
+
+impl Default for Strength {
+    fn default() -> Self {
+        Strength {
+            skill: strength::FULL_STRENGTH,
+            limit: false,
+            elo: strength::ELO_MAX,
+        }
+    }
+}
+
+impl Strength {
+    /// The level in force; `None` at full strength.
+    pub fn level(&self) -> Option<Level> {
+        if self.limit {
+            Some(strength::for_elo(self.elo))
+        } else {
+            strength::for_skill(self.skill)
+        }
+    }
+}
+
+/// A seed that differs from game to game: the clock and the process.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    Rng(nanos ^ u64::from(std::process::id()).rotate_left(32)).next_u64()
 }
 
 struct Running {
@@ -92,6 +155,10 @@ pub struct Engine {
     pub eval_file: String,
     /// Evaluate with the network where it serves the variant (`Use NNUE`).
     pub use_nnue: bool,
+    /// The playing strength.
+    pub strength: Strength,
+    /// Draws the seeds of the weakened move choices (reseeded every game).
+    rng: Rng,
     running: Option<Running>,
     last_go: Option<LastGo>,
 }
@@ -124,6 +191,8 @@ impl Engine {
             net: crate::eval::nnue::default_network(),
             eval_file: crate::eval::nnue::DEFAULT_NET_NAME.to_string(),
             use_nnue: crate::eval::nnue::USE_NNUE_DEFAULT,
+            strength: Strength::default(),
+            rng: Rng(fresh_seed()),
             running: None,
             last_go: None,
         }
@@ -267,6 +336,7 @@ impl Engine {
     pub fn abort(&mut self) {
         if let Some(r) = self.running.take() {
             r.shared.silent.store(true, Ordering::Relaxed);
+            r.shared.halt.store(true, Ordering::Relaxed);
             r.shared.stop.store(true, Ordering::Relaxed);
             r.handle.thread().unpark();
             let _ = r.handle.join();
@@ -350,11 +420,12 @@ impl Engine {
             net: self.active_net(),
             ..request.limits.clone()
         };
+        self.weaken(&mut limits);
         if pos.rules().two_boards {
             limits.bias = self.bughouse.bias(side);
         }
         let mut decision = None;
-        if self.partner_talk && pos.rules().two_boards {
+        if self.partner_talk && pos.rules().two_boards && !request.analysis {
             let (own, theirs) = (request.clock.of(side).0, request.clock.of(side.flip()).0);
             let planning = Instant::now();
             let d = self.bughouse.decide(&pos, own, theirs, new_move);
@@ -376,6 +447,16 @@ impl Engine {
         limits.soft_time = soft;
         limits.hard_time = hard;
         (limits, decision)
+    }
+
+    /// Applies the strength level to a search's limits: its node budget,
+    /// depth cap and move choice (nothing at full strength).
+    fn weaken(&mut self, limits: &mut Limits) {
+        if let Some(level) = self.strength.level() {
+            limits.nodes = Some(limits.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
+            limits.depth = Some(limits.depth.map_or(level.depth, |d| d.min(level.depth)));
+            limits.weakening = Weakening::of(&level, self.rng.next_u64());
+        }
     }
 
     /// Starts a search in the background for `request`; `listener` receives
@@ -408,7 +489,7 @@ impl Engine {
         let s = shared.clone();
         let out = listener.clone();
         let handle = std::thread::spawn(move || {
-            let report = |info: &Info| out.info(info);
+            let report = ToListener(out.as_ref());
             let search = || search::search(&root, &history, &limits, threads, s.clone(), &report);
             let result = match plan {
                 Plan::Search => search(),
@@ -433,14 +514,15 @@ impl Engine {
                     }
                 }
             };
-            // UCI: with `infinite` or while pondering, bestmove waits for stop/ponderhit.
-            // A sitting search (infinite with a hard limit) waits no longer
-            // than its limit.
+            // UCI: with `infinite` or while pondering, bestmove waits for
+            // stop/ponderhit, also when the search finished on its own (at
+            // its depth limit). A sitting search (infinite with a hard
+            // limit) waits no longer than its limit.
             let waited_out = || {
                 limits.hard_time.is_some_and(|h| s.elapsed() >= h)
                     && !s.pondering.load(Ordering::Relaxed)
             };
-            while !s.stop.load(Ordering::Relaxed)
+            while !s.halt.load(Ordering::Relaxed)
                 && (limits.infinite || s.pondering.load(Ordering::Relaxed))
                 && !(limits.infinite && waited_out())
             {
@@ -471,10 +553,20 @@ impl Engine {
     /// Stops a running search and waits until it has reported its result.
     pub fn stop(&mut self) {
         if let Some(r) = self.running.take() {
+            r.shared.halt.store(true, Ordering::Relaxed);
             r.shared.stop.store(true, Ordering::Relaxed);
             r.handle.thread().unpark();
             let _ = r.handle.join();
         }
+    }
+
+    /// Where a running search is: time since it started, nodes, and the
+    /// main thread's place at the root (`None` before its first root
+    /// move). `None` when no search runs.
+    pub fn progress(&self) -> Option<(Duration, u64, Option<Progress>)> {
+        let r = self.running.as_ref()?;
+        let nodes = r.shared.nodes.load(Ordering::Relaxed);
+        Some((r.shared.elapsed(), nodes, r.shared.progress()))
     }
 
     /// Is a search running?
@@ -495,18 +587,20 @@ impl Engine {
     pub fn search_sync(&mut self, limits: Limits, report: &(dyn Fn(&Info) + Sync)) -> SearchResult {
         self.stop();
         let shared = Arc::new(Shared::with_tables(self.tt.clone(), self.tables.clone()));
-        let limits = Limits {
+        let mut limits = Limits {
             multipv: limits.multipv.max(self.multipv),
             net: self.active_net(),
             ..limits
         };
+        self.weaken(&mut limits);
+        let report = |info: &Info| report(info);
         search::search(
             &self.position,
             &self.history,
             &limits,
             self.threads,
             shared,
-            report,
+            &report,
         )
     }
 
@@ -514,6 +608,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.clear_hash();
         self.tables.clear();
+        self.rng = Rng(fresh_seed() ^ self.rng.next_u64());
         self.bughouse.new_game();
         let start = Position::start_with(self.rules);
         self.set_position(start, Vec::new());

@@ -2,7 +2,7 @@
 //! King's chess and chess.
 //!
 //! Layers, each depending only on those before it:
-//! `types -> attacks -> rules -> position/movegen -> perft -> eval -> search -> engine -> uci`.
+//! `types -> attacks -> rules -> position/movegen -> perft -> eval -> search -> wdl -> engine -> uci`.
 
 pub mod attacks;
 pub mod bench;
@@ -16,6 +16,7 @@ pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod types;
+pub mod wdl;
 
 pub use position::movegen::{MoveList, MoveSink};
 pub use position::outcome::{EndReason, Outcome};

@@ -47,6 +47,8 @@ enum Command {
     Train(tools::train::TrainArgs),
     /// Texel-tunes the hand-written evaluation on datagen output; prints the new weights.
     Tune(tools::tune::TuneArgs),
+    /// Fits the win/draw/loss model of UCI_ShowWDL to datagen output; prints it and its log-loss.
+    Wdl(tools::wdl::WdlArgs),
 }
 
 /// Exit status of a subcommand: 0, or 2 with the error on stderr.
@@ -84,5 +86,6 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => exit_code(tools::datagen::main(args)),
         Some(Command::Train(args)) => exit_code(tools::train::main(args)),
         Some(Command::Tune(args)) => exit_code(tools::tune::main(args)),
+        Some(Command::Wdl(args)) => exit_code(tools::wdl::main(args)),
     }
 }

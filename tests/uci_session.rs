@@ -33,13 +33,17 @@ fn handshake_lists_every_option() {
     } else {
         "false"
     };
-    let expected: [(&str, &str, Option<&str>, &[&str]); 19] = [
+    let expected: [(&str, &str, Option<&str>, &[&str]); 23] = [
         ("Hash", "spin", Some("16"), &[]),
         ("Threads", "spin", Some("1"), &[]),
         ("Clear Hash", "button", None, &[]),
         ("Ponder", "check", Some("false"), &[]),
         ("MultiPV", "spin", Some("1"), &[]),
         ("Move Overhead", "spin", Some("30"), &[]),
+        ("Skill Level", "spin", Some("20"), &[]),
+        ("UCI_LimitStrength", "check", Some("false"), &[]),
+        ("UCI_Elo", "spin", Some("2800"), &[]),
+        ("UCI_ShowWDL", "check", Some("false"), &[]),
         (
             "UCI_Variant",
             "combo",

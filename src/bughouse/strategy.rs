@@ -70,7 +70,7 @@ pub fn short_search(pos: &Position, depth: i32) -> i32 {
         multipv: 1,
         ..Limits::default()
     };
-    search::search(pos, &[pos.key()], &limits, 1, shared, &|_| {}).score
+    search::search(pos, &[pos.key()], &limits, 1, shared, &|_: &_| {}).score
 }
 
 /// Scores of short searches of `pos` with one more piece of each kind in

@@ -7,6 +7,7 @@
 use super::parse;
 use crate::engine::Engine;
 use crate::rules::{HouseRule, PawnDrop2nd, PromotionRule, Rules, Variant};
+use crate::search::strength::{ELO_MAX, ELO_MIN, FULL_STRENGTH};
 
 /// An option's type, default and bounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,6 +69,8 @@ pub enum Effect {
     Ponder(bool),
     /// `UCI_Bughouse`: the bughouse extension commands are accepted.
     BughouseExtension(bool),
+    /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`.
+    ShowWdl(bool),
 }
 
 const PAWN_DROP_2ND: [(&str, PawnDrop2nd); 3] = [
@@ -110,6 +113,20 @@ pub fn table() -> Vec<EngineOption> {
         check("Ponder", false),
         spin("MultiPV", 1, 1, 500),
         spin("Move Overhead", 30, 0, 5000),
+        spin(
+            "Skill Level",
+            i64::from(FULL_STRENGTH),
+            0,
+            i64::from(FULL_STRENGTH),
+        ),
+        check("UCI_LimitStrength", false),
+        spin(
+            "UCI_Elo",
+            i64::from(ELO_MAX),
+            i64::from(ELO_MIN),
+            i64::from(ELO_MAX),
+        ),
+        check("UCI_ShowWDL", false),
         combo(
             "UCI_Variant",
             "chess",
@@ -295,6 +312,10 @@ pub fn set(engine: &mut Engine, name: &str, text: &str) -> Result<Effect, String
         ("Ponder", _) => return Ok(Effect::Ponder(flag)),
         ("MultiPV", _) => engine.multipv = int(&value) as usize,
         ("Move Overhead", _) => engine.move_overhead = int(&value) as u64,
+        ("Skill Level", _) => engine.strength.skill = int(&value) as i32,
+        ("UCI_LimitStrength", _) => engine.strength.limit = flag,
+        ("UCI_Elo", _) => engine.strength.elo = int(&value) as i32,
+        ("UCI_ShowWDL", _) => return Ok(Effect::ShowWdl(flag)),
         ("UCI_Variant", Value::Text(v)) => {
             let variant: Variant = v.parse()?;
             engine.set_variant(variant);
@@ -365,5 +386,7 @@ mod tests {
             .iter()
             .any(|l| l.starts_with("feature option=\"UCI_Variant -combo *chess /// crazyhouse")));
         assert!(lines.contains(&"feature option=\"Clear Hash -button\"".to_string()));
+        assert!(lines.contains(&"feature option=\"Skill Level -spin 20 0 20\"".to_string()));
+        assert!(lines.contains(&"feature option=\"UCI_LimitStrength -check 0\"".to_string()));
     }
 }

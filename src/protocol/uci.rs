@@ -14,7 +14,8 @@ use crate::perft;
 use crate::position::Position;
 use crate::rules::Variant;
 use crate::search::{Bound, Info, Limits, Score, SearchResult};
-use crate::types::{Color, PieceType};
+use crate::types::{Color, Move, PieceType};
+use crate::wdl::{self, Curve};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,8 +35,9 @@ pub fn format_score(score: Score) -> String {
     }
 }
 
-/// Formats an `info` line; `root` (the position searched) writes the moves.
-pub fn format_info(info: &Info, root: &Position) -> String {
+/// Formats an `info` line; `root` (the position searched) writes the moves;
+/// with a WDL model (`UCI_ShowWDL`) the score is followed by `wdl W D L`.
+pub fn format_info(info: &Info, root: &Position, wdl: Option<&Curve>) -> String {
     let bound = match info.bound {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
@@ -44,13 +46,18 @@ pub fn format_info(info: &Info, root: &Position) -> String {
     let ms = info.time.as_millis().max(1) as u64;
     let nps = info.nodes.saturating_mul(1000) / ms;
     let pv: Vec<String> = info.pv.iter().map(|m| root.uci_move(*m)).collect();
+    let wdl = wdl.map_or(String::new(), |c| {
+        let x = c.wdl(info.score);
+        format!(" wdl {} {} {}", x.win, x.draw, x.loss)
+    });
     format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         format_score(info.score),
         bound,
+        wdl,
         info.nodes,
         nps,
         info.hashfull,
@@ -71,15 +78,29 @@ pub fn format_bestmove(r: &SearchResult, root: &Position) -> String {
     }
 }
 
+/// Formats the `currmove` line of a search running for a second or more.
+pub fn format_currmove(depth: i32, current: &str, number: usize) -> String {
+    format!("info depth {depth} currmove {current} currmovenumber {number}")
+}
+
 /// How a UCI search's output is written: the moves as the searched
 /// position's game writes them (Chess960 castling king takes rook).
 struct UciOutput {
     root: Position,
+    /// The WDL curves of the searched position (`UCI_ShowWDL`).
+    wdl: Option<Curve>,
 }
 
 impl Listener for UciOutput {
     fn info(&self, info: &Info) {
-        send(&format_info(info, &self.root));
+        send(&format_info(info, &self.root, self.wdl.as_ref()));
+    }
+    fn current_move(&self, depth: i32, current: Move, number: usize) {
+        send(&format_currmove(
+            depth,
+            &self.root.uci_move(current),
+            number,
+        ));
     }
     fn best_move(&self, result: &SearchResult) {
         send(&format_bestmove(result, &self.root));
@@ -104,6 +125,8 @@ pub struct Uci {
     engine: Engine,
     /// The bughouse extension is on (`setoption name UCI_Bughouse value true`).
     bughouse: bool,
+    /// `UCI_ShowWDL`.
+    show_wdl: bool,
 }
 
 impl Default for Uci {
@@ -118,6 +141,7 @@ impl Uci {
         Uci {
             engine: Engine::new(),
             bughouse: false,
+            show_wdl: false,
         }
     }
 
@@ -213,6 +237,7 @@ impl Uci {
             Effect::Done | Effect::Ponder(_) => {}
             Effect::Message(m) => send(&format!("info string {m}")),
             Effect::BughouseExtension(on) => self.bughouse = on,
+            Effect::ShowWdl(on) => self.show_wdl = on,
         }
         Ok(())
     }
@@ -280,8 +305,13 @@ impl Uci {
             clock,
             limits,
             ponder,
+            analysis: false,
         };
-        self.engine.go(request, Arc::new(UciOutput { root: pos }));
+        let output = UciOutput {
+            root: pos,
+            wdl: self.show_wdl.then(|| wdl::curve(&pos)),
+        };
+        self.engine.go(request, Arc::new(output));
         Ok(())
     }
 

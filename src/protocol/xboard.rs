@@ -1,6 +1,7 @@
 //! xboard/CECP version 2, with the bughouse commands that xboard's zippy
 //! mode uses on FICS: `holding`, `partner`, `ptell`, answered with
-//! `tellics ptell ...`. Chosen when the first command is `xboard`.
+//! `tellics ptell ...`, and analysis mode (`analyze`, `.`, `exit`).
+//! Chosen when the first command is `xboard`.
 //!
 //! Every input line is untrusted: bad input gets `Error (...): ...` or
 //! `Illegal move: ...` and changes nothing.
@@ -127,6 +128,9 @@ pub struct Xboard {
     /// Search generation: results of aborted searches are ignored.
     generation: u64,
     searching: bool,
+    /// Analysis mode (`analyze` .. `exit`): an infinite search of the
+    /// current position, restarted whenever the position changes.
+    analyzing: bool,
 }
 
 fn error(kind: &str, text: &str) {
@@ -152,19 +156,26 @@ impl Xboard {
             partner: None,
             generation: 0,
             searching: false,
+            analyzing: false,
         }
     }
 
     fn features() {
         send(&format!(
-            "feature ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 \
+            "feature ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
              colors=0 san=0 memory=1 smp=1 pause=0 nps=0 debug=1 \
              variants=\"normal,crazyhouse,bughouse,suicide,giveaway,kingschess\" myname=\"{NAME}\""
         ));
         for o in options::table() {
             if !matches!(
                 o.name,
-                "Hash" | "Threads" | "UCI_Variant" | "UCI_Chess960" | "UCI_Bughouse" | "Ponder"
+                "Hash"
+                    | "Threads"
+                    | "UCI_Variant"
+                    | "UCI_Chess960"
+                    | "UCI_Bughouse"
+                    | "UCI_ShowWDL"
+                    | "Ponder"
             ) {
                 send(&options::cecp_feature(&o));
             }
@@ -234,6 +245,7 @@ impl Xboard {
                 ..Limits::default()
             },
             ponder: false,
+            analysis: false,
         };
         let output = XboardOutput {
             post: self.post,
@@ -244,6 +256,55 @@ impl Xboard {
         self.engine.go(request, Arc::new(output));
     }
 
+    /// Analysis mode: (re)starts the infinite search of the current
+    /// position, thinking lines always on. Nothing outside analysis mode.
+    fn analyse(&mut self) {
+        if !self.analyzing {
+            return;
+        }
+        self.abort_search();
+        let request = GoRequest {
+            limits: Limits {
+                infinite: true,
+                multipv: 1,
+                ..Limits::default()
+            },
+            analysis: true,
+            ..GoRequest::default()
+        };
+        let output = XboardOutput {
+            post: true,
+            done: Mutex::new(self.tx.clone()),
+            generation: self.generation,
+        };
+        self.searching = true;
+        self.engine.go(request, Arc::new(output));
+    }
+
+    /// `.` in analysis mode: the status line
+    /// `stat01: <time cs> <nodes> <depth> <moves left> <moves in all> <move>`.
+    fn status(&self) {
+        if !self.analyzing {
+            return;
+        }
+        let line = match self.engine.progress() {
+            Some((time, nodes, Some(p))) => format!(
+                "stat01: {} {} {} {} {} {}",
+                time.as_millis() / 10,
+                nodes,
+                p.depth,
+                p.total.saturating_sub(p.number),
+                p.total,
+                p.current
+            ),
+            Some((time, nodes, None)) => {
+                format!("stat01: {} {} 0 0 0", time.as_millis() / 10, nodes)
+            }
+            None => "stat01: 0 0 0 0 0".to_string(),
+        };
+        send(&line);
+    }
+
     fn finished(&mut self, r: SearchResult, generation: u64) {
         if generation != self.generation {
             return;
@@ -251,6 +312,11 @@ impl Xboard {
         self.searching = false;
         // Join the search thread before touching the position.
         self.engine.wait();
+        if self.analyzing {
+            // An analysis ends only with `exit` (a partner's `go` stops it).
+            self.analyse();
+            return;
+        }
         if r.best.is_null() {
             return;
         }
@@ -269,6 +335,7 @@ impl Xboard {
             Ok(m) => {
                 self.engine.play(m);
                 self.maybe_think();
+                self.analyse();
             }
             Err(_) => send(&format!("Illegal move: {text}")),
         }
@@ -283,6 +350,7 @@ impl Xboard {
                 if let Err(e) = options::set(&mut self.engine, option, &v.to_string()) {
                     error(option, &e);
                 }
+                self.analyse();
             }
             None => error(option, "needs a number"),
         }
@@ -309,6 +377,7 @@ impl Xboard {
                     if let Err(e) = options::set(&mut self.engine, name, value) {
                         error("option", &e);
                     }
+                    self.analyse();
                 }
                 None => error("option", "needs NAME=VALUE"),
             },
@@ -317,29 +386,55 @@ impl Xboard {
                 self.abort_search();
                 self.engine.set_variant(Variant::Chess);
                 self.engine.new_game();
-                self.force = false;
+                // In analysis mode: the start position is analysed.
+                self.force = self.analyzing;
                 self.engine_color = Color::Black;
                 self.sd = None;
                 self.st = None;
+                self.analyse();
             }
             "variant" => match variant_from_cecp(&arg) {
                 Some(v) => {
                     self.abort_search();
                     self.engine.set_variant(v);
                     self.engine.new_game();
+                    self.analyse();
                 }
                 None => error("unsupported variant", &arg),
             },
+            "analyze" => {
+                self.analyzing = true;
+                self.force = true;
+                self.analyse();
+            }
+            "exit" => {
+                if self.analyzing {
+                    self.abort_search();
+                    self.analyzing = false;
+                }
+            }
+            "." => self.status(),
             "force" => {
-                self.abort_search();
+                // An analysis goes on until `exit`.
+                if !self.analyzing {
+                    self.abort_search();
+                }
                 self.force = true;
             }
             "go" => {
+                if self.analyzing {
+                    self.abort_search();
+                    self.analyzing = false;
+                }
                 self.force = false;
                 self.engine_color = self.engine.position().side_to_move();
                 self.maybe_think();
             }
             "playother" => {
+                if self.analyzing {
+                    self.abort_search();
+                    self.analyzing = false;
+                }
                 self.force = false;
                 self.engine_color = self.engine.position().side_to_move().flip();
             }
@@ -351,7 +446,7 @@ impl Xboard {
                 };
             }
             "?" => {
-                if self.searching {
+                if self.searching && !self.analyzing {
                     self.engine.stop();
                 }
             }
@@ -362,12 +457,26 @@ impl Xboard {
                     Ok(p) => self.engine.set_position(p, Vec::new()),
                     Err(e) => error("bad FEN", &format!("{arg}: {e}")),
                 }
+                self.analyse();
             }
             "holding" => {
                 let text: String = arg.split_whitespace().take(2).collect();
-                // A search under way starts again on the new pockets.
-                if let Err(e) = parse::holding(&text).and_then(|c| self.engine.set_pockets(c)) {
-                    error("holding", &e);
+                // A search under way starts again on the new pockets (in
+                // analysis mode as a fresh analysis).
+                match parse::holding(&text) {
+                    Ok(counts) if self.analyzing => {
+                        self.abort_search();
+                        if let Err(e) = self.engine.set_pockets(counts) {
+                            error("holding", &e);
+                        }
+                        self.analyse();
+                    }
+                    Ok(counts) => {
+                        if let Err(e) = self.engine.set_pockets(counts) {
+                            error("holding", &e);
+                        }
+                    }
+                    Err(e) => error("holding", &e),
                 }
             }
             "time" | "otim" => match rest.first().and_then(|t| t.parse::<i128>().ok()) {
@@ -396,7 +505,9 @@ impl Xboard {
             "post" => self.post = true,
             "nopost" => self.post = false,
             "result" => {
-                self.abort_search();
+                if !self.analyzing {
+                    self.abort_search();
+                }
                 self.force = true;
             }
             "partner" => {
@@ -416,6 +527,7 @@ impl Xboard {
             "undo" | "remove" => {
                 self.abort_search();
                 self.engine.undo(if cmd == "undo" { 1 } else { 2 });
+                self.analyse();
             }
             "quit" => {
                 self.abort_search();

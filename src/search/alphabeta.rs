@@ -7,14 +7,15 @@ use super::checks::CheckInfo;
 use super::ordering::{is_bad_tactical, is_plain_quiet, piece_to, NO_PIECE_TO};
 use super::see::see;
 use super::tt::{score_from_tt, score_to_tt, Bound};
-use super::worker::Worker;
+use super::worker::{Root, Worker};
 use super::{params, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
 use crate::types::{Move, PieceType};
 
 impl Worker {
     /// Alpha-beta (PVS) search of `pos` to `depth` at `ply` within
-    /// (`alpha`, `beta`); `root_moves` restricts the root.
+    /// (`alpha`, `beta`); `root_ctx` restricts the root moves (and reports
+    /// the one being searched); every other node gets [`Root::NONE`].
     pub(super) fn search<const PV: bool>(
         &mut self,
         pos: &Position,
@@ -22,7 +23,7 @@ impl Worker {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        root_moves: &[Move],
+        root_ctx: &Root,
     ) -> i32 {
         let root = ply == 0;
         if PV {
@@ -119,8 +120,14 @@ impl Worker {
                 self.prev_move[ply] = Move::NULL;
                 self.piece_to[ply + 2] = NO_PIECE_TO;
                 self.keys.push(child.key());
-                let s =
-                    -self.search::<false>(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, &[]);
+                let s = -self.search::<false>(
+                    &child,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    &Root::NONE,
+                );
                 self.keys.pop();
                 if self.stopped() {
                     return 0;
@@ -137,7 +144,7 @@ impl Worker {
 
         let mut moves = pos.legal_moves();
         if root {
-            moves.retain(|m| root_moves.contains(m) && !self.excluded_root.contains(m));
+            moves.retain(|m| root_ctx.moves.contains(m) && !self.excluded_root.contains(m));
         }
         if moves.is_empty() {
             if root {
@@ -181,6 +188,9 @@ impl Worker {
             let capture = pos.is_capture(m);
             let quiet = !capture && !m.is_promotion();
             count += 1;
+            if root {
+                self.root_move_started(m, count, root_ctx);
+            }
 
             if !root && best_score > -MATE_BOUND {
                 // Late move pruning and futility for quiet moves that do not check.
@@ -231,7 +241,7 @@ impl Worker {
             let new_depth = depth - 1 + ext;
             let mut score;
             if count == 1 {
-                score = -self.search::<PV>(&child, new_depth, -beta, -alpha, ply + 1, &[]);
+                score = -self.search::<PV>(&child, new_depth, -beta, -alpha, ply + 1, &Root::NONE);
             } else {
                 let mut r = 0;
                 if depth >= 3 && count > 1 + PV as usize && (quiet || move_score < 0) {
@@ -250,14 +260,33 @@ impl Worker {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                score =
-                    -self.search::<false>(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, &[]);
+                score = -self.search::<false>(
+                    &child,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    &Root::NONE,
+                );
                 if score > alpha && r > 0 {
-                    score =
-                        -self.search::<false>(&child, new_depth, -alpha - 1, -alpha, ply + 1, &[]);
+                    score = -self.search::<false>(
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        &Root::NONE,
+                    );
                 }
                 if PV && score > alpha && score < beta {
-                    score = -self.search::<true>(&child, new_depth, -beta, -alpha, ply + 1, &[]);
+                    score = -self.search::<true>(
+                        &child,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        &Root::NONE,
+                    );
                 }
             }
             self.keys.pop();

@@ -3,7 +3,7 @@
 //! decision to start another iteration.
 
 use super::tt::Bound;
-use super::worker::Worker;
+use super::worker::{Root, Worker};
 use super::{params, timeman, Info, Reporter, Score, SearchResult, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
 use crate::types::Move;
@@ -40,7 +40,20 @@ impl Worker {
             .depth
             .unwrap_or(MAX_PLY as i32 - 4)
             .clamp(1, MAX_PLY as i32 - 4);
-        let multipv = self.limits.multipv.clamp(1, root_moves.len());
+        // Lines reported, and lines searched: more when a weakened choice
+        // picks among them (main thread only: helpers never get one).
+        let reported = self.limits.multipv.max(1);
+        let weakening = self.limits.weakening.filter(|_| self.id == 0);
+        let multipv = weakening
+            .map_or(reported, |w| w.lines.max(reported))
+            .clamp(1, root_moves.len());
+        // The lines of the last iteration that completed all of them.
+        let mut complete: Vec<(Move, i32, Vec<Move>)> = Vec::new();
+        let mut complete_info = (0, 0);
+        let root_ctx = Root {
+            moves: &root_moves,
+            report,
+        };
         let mut best_move_changes = 0u32;
         let mut last_best = Move::NULL;
         let mut scores = vec![-INF; multipv];
@@ -50,6 +63,7 @@ impl Worker {
                 continue;
             }
             self.excluded_root.clear();
+            self.root_depth = depth;
             let mut lines: Vec<(Move, i32, Vec<Move>)> = Vec::new();
             for (pv_index, line_score) in scores.iter_mut().enumerate() {
                 self.seldepth = 0;
@@ -61,7 +75,7 @@ impl Worker {
                     (-INF, INF)
                 };
                 let score = loop {
-                    let s = self.search::<true>(root, depth, alpha, beta, 0, &root_moves);
+                    let s = self.search::<true>(root, depth, alpha, beta, 0, &root_ctx);
                     if self.stopped() {
                         break s;
                     }
@@ -88,8 +102,8 @@ impl Worker {
                 *line_score = score;
                 self.excluded_root.push(best);
                 lines.push((best, score, pv.clone()));
-                if let (Some(rep), false) = (report, interrupted) {
-                    rep(&Info {
+                if let (Some(rep), false, true) = (report, interrupted, pv_index < reported) {
+                    rep.iteration(&Info {
                         depth,
                         seldepth: self.seldepth as i32,
                         multipv: pv_index + 1,
@@ -101,6 +115,10 @@ impl Worker {
                         pv,
                     });
                 }
+            }
+            if weakening.is_some() && lines.len() == multipv {
+                complete_info = (depth, self.seldepth as i32);
+                complete.clone_from(&lines);
             }
             if let Some((best, score, pv)) = lines.first() {
                 if *best != last_best {
@@ -155,6 +173,29 @@ impl Worker {
         self.nodes_flushed = self.nodes;
         self.shared.nodes.fetch_add(delta, Ordering::Relaxed);
         result.nodes = self.shared.nodes.load(Ordering::Relaxed);
+        if let Some(w) = weakening {
+            let scores: Vec<i32> = complete.iter().map(|l| l.1).collect();
+            let pick = w.choose(&scores);
+            if let (Some((best, score, pv)), true) = (complete.get(pick), pick > 0) {
+                result.best = *best;
+                result.score = *score;
+                result.ponder = pv.get(1).copied();
+                // The last line reported is the one played.
+                if let Some(rep) = report {
+                    rep.iteration(&Info {
+                        depth: complete_info.0,
+                        seldepth: complete_info.1,
+                        multipv: 1,
+                        score: Score::from_internal(*score),
+                        bound: Bound::Exact,
+                        nodes: result.nodes,
+                        time: self.shared.elapsed(),
+                        hashfull: self.shared.tt.hashfull(),
+                        pv: pv.clone(),
+                    });
+                }
+            }
+        }
         result
     }
 }

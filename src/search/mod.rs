@@ -12,6 +12,7 @@
 //! | [`see`] | static exchange evaluation |
 //! | [`timeman`] | time limits from the clock |
 //! | [`params`] | every tuning constant, with its range |
+//! | [`strength`] | the strength levels (`Skill Level`, `UCI_Elo`) and the weakened move choice |
 //! | [`worker`] | the state of one search thread |
 //! | [`tt`] | the shared transposition table |
 //! | [`pns`] | the proof-number solver for antichess and giveaway (df-pn) |
@@ -20,7 +21,7 @@
 
 use crate::eval::nnue::Network;
 use crate::types::Move;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -33,6 +34,7 @@ pub mod pns;
 mod qsearch;
 pub mod see;
 mod smp;
+pub mod strength;
 pub mod timeman;
 pub mod tt;
 mod worker;
@@ -79,6 +81,10 @@ pub struct Limits {
     /// The NNUE network to evaluate with, where it serves the variant
     /// (`None`: the hand-written evaluation).
     pub net: Option<Arc<Network>>,
+    /// A weakened move choice (strength levels): the main thread searches
+    /// that many lines internally and picks among them at random; only
+    /// `multipv` lines are reported. `None`: the best move, full strength.
+    pub weakening: Option<strength::Weakening>,
 }
 
 /// One line of search information.
@@ -158,6 +164,14 @@ pub struct Shared {
     pub silent: AtomicBool,
     /// The threads' histories, kept from one search to the next of a game.
     pub tables: Arc<ThreadTables>,
+    /// Set by the caller's `stop` (never by the search): a finished
+    /// infinite or ponder search waits for it before it reports (`stop`
+    /// alone is also set when the main thread finishes, to end the helpers).
+    pub halt: AtomicBool,
+    /// What the main thread searches at the root now, packed (see
+    /// [`Progress`]); written once per root move, read by status requests
+    /// (xboard's `.`).
+    pub root_progress: AtomicU64,
 }
 
 /// The history tables of each search thread, owned by whoever runs
@@ -211,7 +225,14 @@ impl Shared {
             start: std::sync::Mutex::new(Instant::now()),
             silent: AtomicBool::new(false),
             tables,
+            halt: AtomicBool::new(false),
+            root_progress: AtomicU64::new(0),
         }
+    }
+
+    /// Where the main thread is at the root: `None` before its first root move.
+    pub fn progress(&self) -> Option<Progress> {
+        Progress::unpack(self.root_progress.load(Ordering::Relaxed))
     }
 
     /// Time since the search started (or since `ponderhit`).
@@ -223,5 +244,61 @@ impl Shared {
     }
 }
 
+/// Where the main thread of a search is at the root: the iteration depth,
+/// the root move being searched, its number and the number of root moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Iteration depth.
+    pub depth: i32,
+    /// The root move being searched.
+    pub current: Move,
+    /// Its number among the root moves of this iteration (1-based; with
+    /// MultiPV the moves of the lines before count too).
+    pub number: usize,
+    /// The number of root moves.
+    pub total: usize,
+}
+
+impl Progress {
+    /// Packs into 64 bits (16 each: depth, number, total, move); never 0.
+    pub fn pack(&self) -> u64 {
+        let clip = |v: usize| v.min(0xFFFF) as u64;
+        (self.depth.clamp(1, 0xFFFF) as u64) << 48
+            | clip(self.number) << 32
+            | clip(self.total) << 16
+            | u64::from(self.current.0)
+    }
+
+    /// The inverse of [`Progress::pack`]; `None` for 0 (nothing yet).
+    pub fn unpack(v: u64) -> Option<Progress> {
+        (v != 0).then_some(Progress {
+            depth: (v >> 48) as i32,
+            number: (v >> 32 & 0xFFFF) as usize,
+            total: (v >> 16 & 0xFFFF) as usize,
+            current: Move(v as u16),
+        })
+    }
+}
+
+/// Receives a search's reports; only the main thread reports.
+pub trait Report: Sync {
+    /// A completed iteration (one call per reported MultiPV line).
+    fn iteration(&self, info: &Info);
+    /// The main thread starts searching root move `current`, the
+    /// `number`-th of iteration `depth`; called only once the search has
+    /// run for [`CURRMOVE_AFTER`] (UCI `info currmove`).
+    fn current_move(&self, _depth: i32, _current: Move, _number: usize) {}
+}
+
+/// A closure receives the iterations only.
+impl<F: Fn(&Info) + Sync> Report for F {
+    fn iteration(&self, info: &Info) {
+        self(info)
+    }
+}
+
+/// How long a search runs before it reports the root move it is on.
+pub const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+
 /// Callback for progress reports (main thread only).
-pub type Reporter<'a> = &'a (dyn Fn(&Info) + Sync);
+pub type Reporter<'a> = &'a dyn Report;

@@ -53,6 +53,7 @@ pub fn search(
             let shared = shared.clone();
             let limits = Limits {
                 multipv: 1,
+                weakening: None,
                 ..limits.clone()
             };
             let root = *root;
@@ -67,12 +68,14 @@ pub fn search(
         main_tables = main.hist;
         shared.stop.store(true, Ordering::Relaxed);
         // A helper that completed a deeper iteration without a worse score
-        // supplies the move (MultiPV and searchmoves stay with the main thread).
+        // supplies the move (MultiPV, searchmoves and a weakened choice stay
+        // with the main thread).
         let mut kept = vec![main_tables];
         for h in helpers {
             if let Ok((r, hist)) = h.join() {
                 kept.push(hist);
                 if limits.multipv <= 1
+                    && limits.weakening.is_none()
                     && !r.best.is_null()
                     && r.depth > best.depth
                     && r.score >= best.score - params::smp_vote_margin()

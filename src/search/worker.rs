@@ -2,7 +2,7 @@
 //! searched, NNUE accumulators by ply, node counting and the stop checks.
 
 use super::ordering::{Histories, NO_PIECE_TO};
-use super::{params, Limits, Shared, MATE, MAX_PLY};
+use super::{params, Limits, Progress, Reporter, Shared, CURRMOVE_AFTER, MATE, MAX_PLY};
 use crate::eval::evaluate;
 use crate::eval::nnue::{Accumulator, Network};
 use crate::position::movegen::MoveCounter;
@@ -10,6 +10,26 @@ use crate::position::Position;
 use crate::types::{Move, PieceType};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Instant;
+
+/// What the root call of the search gets: the root moves to search, and
+/// (main thread) where to report the root move being searched. Calls below
+/// the root get [`Root::NONE`].
+#[derive(Clone, Copy)]
+pub(super) struct Root<'a> {
+    /// The root moves (searchmoves applied).
+    pub moves: &'a [Move],
+    /// Receives `current_move` reports.
+    pub report: Option<Reporter<'a>>,
+}
+
+impl Root<'static> {
+    /// For every node below the root.
+    pub const NONE: Root<'static> = Root {
+        moves: &[],
+        report: None,
+    };
+}
 
 /// Per-thread search state.
 pub struct Worker {
@@ -39,6 +59,10 @@ pub struct Worker {
     pub(super) net: Option<Arc<Network>>,
     /// NNUE accumulators by ply (used only with a network).
     pub(super) acc: Box<[Accumulator]>,
+    /// When this worker started (for the `currmove` reports).
+    pub(super) started: Instant,
+    /// The iteration depth being searched.
+    pub(super) root_depth: i32,
 }
 
 impl Worker {
@@ -82,6 +106,33 @@ impl Worker {
             lmr,
             net: None,
             acc: vec![Accumulator::default(); MAX_PLY + 2].into_boxed_slice(),
+            started: Instant::now(),
+            root_depth: 0,
+        }
+    }
+
+    /// The main thread starts root move `m`, the `count`-th of this line:
+    /// publishes where it is ([`Shared::progress`]) and, once the search
+    /// has run for [`CURRMOVE_AFTER`], reports it. Root only (one atomic
+    /// store and one clock read per root move).
+    pub(super) fn root_move_started(&self, m: Move, count: usize, root: &Root) {
+        if self.id != 0 {
+            return;
+        }
+        let number = count + self.excluded_root.len();
+        let progress = Progress {
+            depth: self.root_depth,
+            current: m,
+            number,
+            total: root.moves.len(),
+        };
+        self.shared
+            .root_progress
+            .store(progress.pack(), Ordering::Relaxed);
+        if let Some(report) = root.report {
+            if self.started.elapsed() >= CURRMOVE_AFTER {
+                report.current_move(self.root_depth, m, number);
+            }
         }
     }
 

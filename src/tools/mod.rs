@@ -1,6 +1,7 @@
 //! The developer tools behind the `rukav` command line: bughouse matches
 //! (`arena`), self-play data (`datagen`) and its record format, evaluation
-//! tuning (`tune`), network training (`train`), perft from the shell.
+//! tuning (`tune`), network training (`train`), the fit of the WDL model
+//! (`wdl`), perft from the shell.
 //!
 //! They are part of the binary, not of the engine library: the engine knows
 //! nothing of processes, files of games or command-line parsing.
@@ -14,6 +15,7 @@ pub mod progress;
 pub mod record;
 pub mod train;
 pub mod tune;
+pub mod wdl;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use rukav::Variant;
