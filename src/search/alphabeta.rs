@@ -83,11 +83,22 @@ impl Worker {
         self.static_eval[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.static_eval[ply - 2];
         let losers = pos.rules().losers_win;
+        // Antichess and giveaway: the moves are known before pruning, since
+        // a compulsory capture changes everything about this node (no
+        // pruning on the static evaluation, no reductions: forced lines are
+        // narrow, and they decide games).
+        let early_moves = losers.then(|| pos.legal_moves());
+        let forced = early_moves
+            .as_ref()
+            .is_some_and(|m| m.first().is_some_and(|&first| pos.is_capture(first)));
+        // Margins on the static evaluation are three times wider where
+        // material is a liability and can change hands in long forced runs.
+        let margin_scale = if losers { 3 } else { 1 };
 
-        if !PV && !in_check && !root {
+        if !PV && !in_check && !root && !forced {
             // Reverse futility pruning.
             if depth <= params::rfp_depth()
-                && static_eval - params::rfp_margin() * depth
+                && static_eval - params::rfp_margin() * depth * margin_scale
                     + if improving {
                         params::rfp_improving()
                     } else {
@@ -142,7 +153,7 @@ impl Worker {
             depth -= 1;
         }
 
-        let mut moves = pos.legal_moves();
+        let mut moves = early_moves.unwrap_or_else(|| pos.legal_moves());
         if root {
             moves.retain(|m| root_ctx.moves.contains(m) && !self.excluded_root.contains(m));
         }
@@ -192,7 +203,13 @@ impl Worker {
                 self.root_move_started(m, count, root_ctx);
             }
 
-            if !root && best_score > -MATE_BOUND {
+            // Antichess: a quiet move onto an attacked square forces the
+            // opponent to capture; it is tactical, never pruned.
+            let offers = losers
+                && quiet
+                && !m.is_drop()
+                && pos.attacked_by(m.to(), pos.side_to_move().flip(), pos.occupied());
+            if !root && best_score > -MATE_BOUND && !offers {
                 // Late move pruning and futility for quiet moves that do not check.
                 if quiet && !in_check && is_plain_quiet(move_score) && !checks.gives_check(pos, m) {
                     let lmp_limit =
@@ -202,7 +219,9 @@ impl Worker {
                         continue;
                     }
                     if depth <= params::fut_depth()
-                        && static_eval + params::fut_base() + params::fut_margin() * depth <= alpha
+                        && static_eval
+                            + (params::fut_base() + params::fut_margin() * depth) * margin_scale
+                            <= alpha
                     {
                         continue;
                     }
@@ -232,9 +251,13 @@ impl Worker {
             }
 
             let mut ext = 0;
-            if gives_check
-                && (ply as i32) < 2 * depth + 4
-                && (depth >= params::check_ext_depth() || see(pos, m) >= 0)
+            // A forced move (the only legal one, as a single compulsory
+            // capture often is) costs no depth; nor does a check that is
+            // safe or deep enough.
+            if (n == 1 && losers)
+                || (gives_check
+                    && (ply as i32) < 2 * depth + 4
+                    && (depth >= params::check_ext_depth() || see(pos, m) >= 0))
             {
                 ext = 1;
             }
@@ -244,7 +267,12 @@ impl Worker {
                 score = -self.search::<PV>(&child, new_depth, -beta, -alpha, ply + 1, &Root::NONE);
             } else {
                 let mut r = 0;
-                if depth >= 3 && count > 1 + PV as usize && (quiet || move_score < 0) {
+                if depth >= 3
+                    && count > 1 + PV as usize
+                    && (quiet || move_score < 0)
+                    && !forced
+                    && !offers
+                {
                     r = self.lmr[(depth as usize).min(63)][count.min(63)] as i32;
                     if PV {
                         r -= 1;
