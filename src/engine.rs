@@ -149,7 +149,8 @@ pub struct Engine {
     /// xboard): on a bughouse board the engine then plans requests and
     /// sitting before each move.
     pub partner_talk: bool,
-    /// The NNUE network loaded (`EvalFile`; the embedded one by default).
+    /// A network loaded from a file (`EvalFile`): it evaluates the variants
+    /// it serves; the others keep their embedded network.
     pub net: Option<Arc<Network>>,
     /// Name of the loaded network (`EvalFile`).
     pub eval_file: String,
@@ -188,7 +189,7 @@ impl Engine {
             move_overhead: 30,
             bughouse: Bughouse::default(),
             partner_talk: false,
-            net: crate::eval::nnue::default_network(),
+            net: None,
             eval_file: crate::eval::nnue::DEFAULT_NET_NAME.to_string(),
             use_nnue: crate::eval::nnue::USE_NNUE_DEFAULT,
             strength: Strength::default(),
@@ -343,13 +344,17 @@ impl Engine {
         }
     }
 
-    /// The network searches evaluate with: the loaded one when `Use NNUE`
-    /// is on (the search uses it only where it serves the variant).
+    /// The network searches of the current variant evaluate with, when
+    /// `Use NNUE` is on: the one loaded by `EvalFile` if it serves the
+    /// variant, otherwise the embedded one that does (if any).
     pub fn active_net(&self) -> Option<Arc<Network>> {
-        if self.use_nnue {
-            self.net.clone()
-        } else {
-            None
+        let variant = self.rules.variant;
+        if !self.use_nnue {
+            return None;
+        }
+        match &self.net {
+            Some(n) if n.serves(variant) => Some(n.clone()),
+            _ => crate::eval::nnue::embedded_for(variant).map(|(_, n)| n),
         }
     }
 
@@ -358,16 +363,20 @@ impl Engine {
     /// stays. Returns a description of the loaded network.
     pub fn set_eval_file(&mut self, name: &str) -> Result<String, String> {
         let name = name.trim();
-        let net = if name == crate::eval::nnue::DEFAULT_NET_NAME || name == "<default>" {
-            crate::eval::nnue::default_network().ok_or("the embedded network is missing")?
-        } else {
-            Arc::new(crate::eval::nnue::load_file(name)?)
+        let embedded = crate::eval::nnue::embedded();
+        let (loaded, description) = match embedded.iter().find(|(n, _)| *n == name) {
+            Some((_, net)) => (None, net.description().to_string()),
+            None if name == "<default>" => (None, "the embedded networks".to_string()),
+            None => {
+                let net = Arc::new(crate::eval::nnue::load_file(name)?);
+                let d = net.description().to_string();
+                (Some(net), d)
+            }
         };
         self.stop();
-        let text = format!("{name}: {}", net.description());
-        self.net = Some(net);
+        self.net = loaded;
         self.eval_file = name.to_string();
-        Ok(text)
+        Ok(format!("{name}: {description}"))
     }
 
     /// Resizes the hash table (waits for a running search first). When the

@@ -575,23 +575,51 @@ mod simd {
 /// Whether `Use NNUE` is on by default (set by measurement; nets/README.md).
 pub const USE_NNUE_DEFAULT: bool = true;
 
-/// The network shipped in the binary (see `nets/README.md`).
-#[cfg(not(rukav_evalfile))]
-pub const DEFAULT_NET_NAME: &str = "rukav-zh-90ae23a87aeb.nnue";
-#[cfg(not(rukav_evalfile))]
-static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../nets/rukav-zh-90ae23a87aeb.nnue");
+/// The networks shipped in the binary (see `nets/README.md`): file name
+/// and contents; for each variant the first one that serves it evaluates.
+/// A build with `EVALFILE` puts that network first.
+static EMBEDDED_FILES: &[(&str, &[u8])] = &[
+    #[cfg(rukav_evalfile)]
+    (
+        env!("RUKAV_EVALFILE_NAME"),
+        include_bytes!(env!("RUKAV_EVALFILE")),
+    ),
+    (
+        "rukav-zh-90ae23a87aeb.nnue",
+        include_bytes!("../../nets/rukav-zh-90ae23a87aeb.nnue"),
+    ),
+];
 
-/// The network shipped in the binary: the file of `EVALFILE` at build time.
-#[cfg(rukav_evalfile)]
-pub const DEFAULT_NET_NAME: &str = env!("RUKAV_EVALFILE_NAME");
-#[cfg(rukav_evalfile)]
-static DEFAULT_NET_BYTES: &[u8] = include_bytes!(env!("RUKAV_EVALFILE"));
+/// The name of the first embedded network (the default of `EvalFile`).
+pub const DEFAULT_NET_NAME: &str = EMBEDDED_FILES[0].0;
 
-/// The embedded default network, parsed once.
+/// The embedded networks, parsed once: (file name, network).
+pub fn embedded() -> &'static [(&'static str, Arc<Network>)] {
+    static NETS: once_cell::sync::Lazy<Vec<(&'static str, Arc<Network>)>> =
+        once_cell::sync::Lazy::new(|| {
+            EMBEDDED_FILES
+                .iter()
+                .filter_map(|(name, bytes)| {
+                    Network::from_bytes(bytes)
+                        .ok()
+                        .map(|n| (*name, Arc::new(n)))
+                })
+                .collect()
+        });
+    &NETS
+}
+
+/// The embedded network that evaluates `variant`, with its file name.
+pub fn embedded_for(variant: Variant) -> Option<(&'static str, Arc<Network>)> {
+    embedded()
+        .iter()
+        .find(|(_, n)| n.serves(variant))
+        .map(|(name, n)| (*name, n.clone()))
+}
+
+/// The first embedded network (the one `EvalFile` names by default).
 pub fn default_network() -> Option<Arc<Network>> {
-    static NET: once_cell::sync::Lazy<Option<Arc<Network>>> =
-        once_cell::sync::Lazy::new(|| Network::from_bytes(DEFAULT_NET_BYTES).ok().map(Arc::new));
-    NET.clone()
+    embedded().first().map(|(_, n)| n.clone())
 }
 
 /// Loads a network file.

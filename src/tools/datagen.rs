@@ -355,10 +355,8 @@ pub fn main(args: DatagenArgs) -> Result<(), String> {
     let variant = args.variant;
     // What makes the data: a resumed run must have the same. The embedded
     // network counts only for the variants it evaluates.
-    let net = match rukav::eval::nnue::default_network() {
-        Some(n) if rukav::eval::nnue::USE_NNUE_DEFAULT && n.serves(variant) => {
-            rukav::eval::nnue::DEFAULT_NET_NAME
-        }
+    let net = match rukav::eval::nnue::embedded_for(variant) {
+        Some((name, _)) if rukav::eval::nnue::USE_NNUE_DEFAULT => name,
         _ => "none",
     };
     let mut fingerprint = format!(
