@@ -239,7 +239,6 @@ impl Worker {
             let mut child = *pos;
             self.piece_to[ply + 2] = piece_to(pos, m);
             self.make(&mut child, m, ply);
-            self.shared.tt.prefetch(child.key());
             let gives_check = child.in_check();
             self.prev_move[ply] = m;
             self.keys.push(child.key());

@@ -141,6 +141,9 @@ impl Worker {
     #[inline]
     pub(super) fn make(&mut self, child: &mut Position, m: Move, ply: usize) {
         let delta = child.make_move_delta(m);
+        // The child's table entry is fetched while the accumulator is
+        // updated.
+        self.shared.tt.prefetch(child.key());
         if let Some(net) = self.net.as_deref() {
             let (done, next) = self.acc.split_at_mut(ply + 1);
             net.update(&done[ply], &delta, child, &mut next[0]);
@@ -151,6 +154,7 @@ impl Worker {
     #[inline]
     pub(super) fn make_null(&mut self, child: &mut Position, ply: usize) {
         child.make_null_move();
+        self.shared.tt.prefetch(child.key());
         if self.net.is_some() {
             self.acc[ply + 1] = self.acc[ply];
         }
