@@ -585,8 +585,8 @@ static EMBEDDED_FILES: &[(&str, &[u8])] = &[
         include_bytes!(env!("RUKAV_EVALFILE")),
     ),
     (
-        "rukav-zh-90ae23a87aeb.nnue",
-        include_bytes!("../../nets/rukav-zh-90ae23a87aeb.nnue"),
+        "rukav-zh-7c08e9907fba.nnue",
+        include_bytes!("../../nets/rukav-zh-7c08e9907fba.nnue"),
     ),
 ];
 
