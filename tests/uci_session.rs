@@ -42,7 +42,7 @@ fn handshake_lists_every_option() {
         ("Move Overhead", "spin", Some("30"), &[]),
         ("Skill Level", "spin", Some("20"), &[]),
         ("UCI_LimitStrength", "check", Some("false"), &[]),
-        ("UCI_Elo", "spin", Some("2800"), &[]),
+        ("UCI_Elo", "spin", Some("3055"), &[]),
         ("UCI_ShowWDL", "check", Some("false"), &[]),
         (
             "UCI_Variant",
