@@ -11,8 +11,9 @@ of Hash 16, and two threads at Hash 1024 at least 1.7 times one thread.
 """
 import argparse
 import statistics
-import subprocess
 import sys
+
+from uci_engine import UciEngine
 
 POSITIONS = [
     "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R[] w KQkq - 4 4",
@@ -27,21 +28,8 @@ POSITIONS = [
 
 
 def nps(engine, hash_mb, threads, seconds):
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         text=True, bufsize=1)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def wait(prefix):
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                sys.exit("engine exited")
-            if line.startswith(prefix):
-                return line
-
+    e = UciEngine(engine)
+    send, wait = e.send, e.wait_for
     send("uci")
     wait("uciok")
     send("setoption name UCI_Variant value crazyhouse")
@@ -53,19 +41,9 @@ def nps(engine, hash_mb, threads, seconds):
         send("position fen " + fen)
         send("isready")
         wait("readyok")
-        send(f"go movetime {seconds * 1000}")
-        last = None
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                sys.exit("engine exited")
-            if line.startswith("info depth") and " nps " in line:
-                last = line.split()
-            if line.startswith("bestmove"):
-                break
+        last = e.search(f"go movetime {seconds * 1000}", keep=" nps ")
         results.append(int(last[last.index("nps") + 1]))
-    send("quit")
-    p.wait()
+    e.quit()
     return statistics.median(results), results
 
 

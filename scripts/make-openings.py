@@ -13,11 +13,11 @@ Needs python-chess; the engine is target/release/rukav unless --engine says.
 """
 import argparse
 import random
-import subprocess
-import sys
 
 import chess
 import chess.variant
+
+from uci_engine import UciEngine
 
 BOARDS = {
     "crazyhouse": chess.variant.CrazyhouseBoard,
@@ -39,25 +39,12 @@ def main():
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    eng = subprocess.Popen([args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                           text=True, bufsize=1)
-
-    def send(line):
-        eng.stdin.write(line + "\n")
-        eng.stdin.flush()
+    eng = UciEngine(args.engine)
+    send = eng.send
 
     def score(fen):
         send("position fen " + fen)
-        send(f"go nodes {args.nodes}")
-        last = None
-        while True:
-            line = eng.stdout.readline()
-            if not line:
-                sys.exit("engine exited")
-            if line.startswith("info depth") and " score " in line:
-                last = line.split()
-            if line.startswith("bestmove"):
-                break
+        last = eng.search(f"go nodes {args.nodes}")
         if last is None:
             return None
         i = last.index("score")
@@ -88,7 +75,7 @@ def main():
         s = score(fen)
         if s is not None and abs(s) <= args.limit:
             out.append(fen)
-    send("quit")
+    eng.quit()
     with open(args.out, "w") as f:
         f.write(f"# {args.variant} openings: {len(out)} positions, {args.plies}-{args.plies + 1} random plies "
                 f"from the start, |score| <= {args.limit} cp at {args.nodes} nodes by {args.engine}; "

@@ -4,7 +4,9 @@ positions, waits, sends `stop` and measures the time until `bestmove`.
 
 Usage: python3 scripts/stop-latency.py [--engine target/release/rukav] [--threads 2] [--wait 0.5]
 """
-import argparse, statistics, subprocess, time
+import argparse, statistics, time
+
+from uci_engine import UciEngine
 
 POSITIONS = [
     ("crazyhouse", "startpos"),
@@ -21,19 +23,8 @@ def main():
     ap.add_argument("--wait", type=float, default=0.5)
     ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args()
-    p = subprocess.Popen([a.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(s):
-        p.stdin.write(s + "\n")
-        p.stdin.flush()
-
-    def wait_for(prefix):
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                raise SystemExit("engine exited")
-            if line.startswith(prefix):
-                return line
+    e = UciEngine(a.engine)
+    send, wait_for = e.send, e.wait_for
 
     send("uci"); wait_for("uciok")
     send(f"setoption name Threads value {a.threads}")
@@ -49,8 +40,7 @@ def main():
             send("stop")
             wait_for("bestmove")
             lat.append((time.perf_counter() - t) * 1000)
-    send("quit")
-    p.wait(timeout=5)
+    e.quit()
     print(f"stop -> bestmove over {len(lat)} searches ({a.threads} threads): "
           f"median {statistics.median(lat):.2f} ms, max {max(lat):.2f} ms")
 

@@ -11,41 +11,16 @@ For each case it sends `go ...` and measures the wall time until `bestmove`:
 Prints one line per case with the times seen and PASS/FAIL against the bounds.
 """
 import argparse
-import subprocess
 import sys
 import time
+
+from uci_engine import UciEngine as Engine
 
 POSITIONS = [
     "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R[] w KQkq - 4 4",
     "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1[] w - - 0 7",
     "r2qk2r/ppp2ppp/2n1bn2/3pp3/1b2P3/2NP1N2/PPPBBPPP/R2QK2R[Pp] w KQkq - 2 8",
 ]
-
-
-class Engine:
-    def __init__(self, path):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait_for(self, prefix):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            if line.startswith(prefix):
-                return line.strip()
-
-    def sync(self):
-        self.send("isready")
-        self.wait_for("readyok")
-
-    def quit(self):
-        self.send("quit")
-        self.p.wait(timeout=30)
 
 
 def timed_go(engine, fen, go):
