@@ -6,8 +6,8 @@
 use super::checks::CheckInfo;
 use super::ordering::{is_bad_tactical, is_plain_quiet, piece_to, NO_PIECE_TO};
 use super::see::see;
-use super::tt::{score_from_tt, score_to_tt, Bound};
-use super::worker::{Root, Worker};
+use super::tt::{score_to_tt, Bound};
+use super::worker::{Bounds, Root, Worker};
 use super::{params, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
 use crate::types::{Move, PieceType};
@@ -61,14 +61,7 @@ impl Worker {
         let tt_move = tt.map(|e| e.mv).unwrap_or(Move::NULL);
         if let Some(e) = tt {
             if !PV && e.depth >= depth {
-                let s = score_from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
+                if let Some(s) = e.cutoff(ply, alpha, beta) {
                     return s;
                 }
             }
@@ -320,26 +313,15 @@ impl Worker {
             if self.stopped() && !(root && count == 1) {
                 return 0;
             }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = m;
-                    if PV {
-                        self.update_pv(ply, m);
-                    }
-                    if score >= beta {
-                        self.update_cutoff_stats(
-                            pos,
-                            m,
-                            &quiets_tried,
-                            &captures_tried,
-                            depth,
-                            ply,
-                        );
-                        break;
-                    }
-                    alpha = score;
-                }
+            let bounds = Bounds {
+                best: &mut best_score,
+                best_move: &mut best_move,
+                alpha: &mut alpha,
+                beta,
+            };
+            if self.record_score::<PV>(ply, m, score, bounds) {
+                self.update_cutoff_stats(pos, m, &quiets_tried, &captures_tried, depth, ply);
+                break;
             }
             if m != best_move {
                 if quiet {

@@ -3,8 +3,8 @@
 
 use super::ordering::{mvv_lva, ScoreList};
 use super::see::see;
-use super::tt::{score_from_tt, score_to_tt, Bound};
-use super::worker::Worker;
+use super::tt::{score_to_tt, Bound};
+use super::worker::{Bounds, Worker};
 use super::{INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::movegen::MoveList;
 use crate::position::Position;
@@ -36,14 +36,7 @@ impl Worker {
         let tt = self.shared.tt.probe(key);
         if let Some(e) = tt {
             if !PV {
-                let s = score_from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
+                if let Some(s) = e.cutoff(ply, alpha, beta) {
                     return s;
                 }
             }
@@ -113,18 +106,14 @@ impl Worker {
             if self.stopped() {
                 return 0;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = m;
-                    if PV {
-                        self.update_pv(ply, m);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
-                }
+            let bounds = Bounds {
+                best: &mut best,
+                best_move: &mut best_move,
+                alpha: &mut alpha,
+                beta,
+            };
+            if self.record_score::<PV>(ply, m, score, bounds) {
+                break;
             }
         }
         if best == -INF {

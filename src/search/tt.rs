@@ -35,6 +35,22 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
+impl TtEntry {
+    /// The entry's score at `ply` when its bound decides the window
+    /// (`alpha`, `beta`) by itself (a table cutoff), otherwise `None`.
+    #[inline(always)]
+    pub fn cutoff(&self, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let s = score_from_tt(self.score, ply);
+        let cut = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+            Bound::None => false,
+        };
+        cut.then_some(s)
+    }
+}
+
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,

@@ -253,6 +253,33 @@ impl Worker {
         0
     }
 
+    /// Takes the score of move `m` at `ply` into a node's best score,
+    /// best move and window (and the PV where `PV`); true when it fails
+    /// high (`score >= beta`), where the caller stops searching moves.
+    #[inline(always)]
+    pub(super) fn record_score<const PV: bool>(
+        &mut self,
+        ply: usize,
+        m: Move,
+        score: i32,
+        b: Bounds<'_>,
+    ) -> bool {
+        if score > *b.best {
+            *b.best = score;
+            if score > *b.alpha {
+                *b.best_move = m;
+                if PV {
+                    self.update_pv(ply, m);
+                }
+                if score >= b.beta {
+                    return true;
+                }
+                *b.alpha = score;
+            }
+        }
+        false
+    }
+
     /// The PV at `ply` becomes `m` followed by the PV of `ply + 1`.
     pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][ply] = m;
@@ -262,4 +289,17 @@ impl Worker {
         }
         self.pv_len[ply] = child_len;
     }
+}
+
+/// A node's best score, best move and window, as the move loop updates
+/// them ([`Worker::record_score`]).
+pub(super) struct Bounds<'a> {
+    /// The best score so far.
+    pub best: &'a mut i32,
+    /// The move that scored it (above alpha).
+    pub best_move: &'a mut Move,
+    /// The lower bound of the window.
+    pub alpha: &'a mut i32,
+    /// The upper bound of the window.
+    pub beta: i32,
 }
