@@ -103,6 +103,16 @@ def play_chess_and_antichess(engine):
             board.push(result.move)
 
 
+def play_legal(engine, board, plies):
+    """Lets the engine play up to `plies` moves on `board`, each one legal."""
+    for _ in range(plies):
+        if board.is_game_over():
+            break
+        result = engine.play(board, chess.engine.Limit(nodes=3000))
+        assert result.move in board.legal_moves, f"{result.move} illegal in {board.fen()}"
+        board.push(result.move)
+
+
 def chess960(engine):
     # --- UCI_Chess960 ---
     # python-chess sends UCI_Chess960 itself for a board with chess960=True
@@ -111,13 +121,7 @@ def chess960(engine):
     assert "UCI_Chess960" in engine.options, "no UCI_Chess960 option"
     # Position 0 (BBQNNRKR): castling both ways needs the pieces between out.
     for number in (0, 518, 959):
-        board = chess.Board.from_chess960_pos(number)
-        for _ in range(12):
-            if board.is_game_over():
-                break
-            result = engine.play(board, chess.engine.Limit(nodes=3000))
-            assert result.move in board.legal_moves, f"{result.move} illegal in {board.fen()}"
-            board.push(result.move)
+        play_legal(engine, chess.Board.from_chess960_pos(number), 12)
     # A castling move in 960 notation, sent and played back.
     board = chess.Board("rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w KQkq - 0 1", chess960=True)
     castle = chess.Move.from_uci("b1a1")
@@ -126,13 +130,7 @@ def chess960(engine):
     result = engine.play(board, chess.engine.Limit(nodes=3000))
     assert result.move in board.legal_moves
     # Crazyhouse960: python-chess's CrazyhouseBoard with chess960=True.
-    zh = chess.variant.CrazyhouseBoard.from_chess960_pos(100)
-    for _ in range(10):
-        if zh.is_game_over():
-            break
-        result = engine.play(zh, chess.engine.Limit(nodes=3000))
-        assert result.move in zh.legal_moves, f"{result.move} illegal in {zh.fen()}"
-        zh.push(result.move)
+    play_legal(engine, chess.variant.CrazyhouseBoard.from_chess960_pos(100), 10)
 
 
 def main():
