@@ -9,11 +9,14 @@ changed, numbers of any size and sign, unknown words, option names with odd
 values, moves that may be illegal, bytes that are not UTF-8, very long
 lines), with searches short enough to finish. After each batch it checks
 that the engine still answers `isready`/`ping`, did not exit, and printed no
-panic. A failing session is printed with every line sent, so it can be
+panic; every 20 lines it also checks that a short search is answered
+(`go movetime 50` gets a `bestmove`; xboard `go` gets a move, a result line
+or an error). A failing session is printed with every line sent, so it can be
 replayed by hand. Exit status 1 when any session failed.
 """
 import argparse
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -145,14 +148,18 @@ class Engine:
         self.p.stdin.flush()
 
     def wait_for(self, want, timeout):
+        return self.wait_until(f"'{want}'", lambda line: line == want, timeout)
+
+    def wait_until(self, what, accept, timeout):
+        """None once a line that `accept`s arrives, else what went wrong."""
         while True:
             try:
                 line = self.q.get(timeout=timeout)
             except queue.Empty:
-                return f"no '{want}' within {timeout} s"
+                return f"no {what} within {timeout} s"
             if line is None:
                 return f"engine exited (status {self.p.wait()})"
-            if line == want:
+            if accept(line):
                 return None
 
     def close(self):
@@ -160,6 +167,24 @@ class Engine:
             self.p.kill()
         except OSError:
             pass
+
+
+XBOARD_ANSWER = re.compile(r"^(move \S+|(1-0|0-1|1/2-1/2) \{.*\}|Error.*|Illegal move.*|# no legal move.*|# sitting .*)$")
+
+
+def answers_go(e, protocol, sent):
+    """Whatever state the session left, a short search is answered: UCI with
+    `bestmove` (`(none)` in a finished game), xboard with a move, a result
+    line, an error or, on a bughouse board that waits (for a piece to block
+    a check, or sitting), the comment that says so -- never silence, which leaves a GUI's
+    clock running."""
+    if protocol == "uci":
+        e.send(b"go movetime 50")
+        sent.append("go movetime 50")
+        return e.wait_until("bestmove after go movetime 50", lambda l: l.startswith("bestmove"), 60)
+    e.send(b"sd 3\ngo")
+    sent.append("sd 3\ngo")
+    return e.wait_until("move, result or error after go", XBOARD_ANSWER.match, 60)
 
 
 def session(path, rng, protocol, lines):
@@ -184,6 +209,8 @@ def session(path, rng, protocol, lines):
                 else:
                     e.send(b"force\nping %d" % i)
                     problem = e.wait_for(f"pong {i}", 60)
+                if not problem and i % 20 == 19:
+                    problem = answers_go(e, protocol, sent)
                 if problem:
                     break
         if not problem:

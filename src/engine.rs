@@ -41,6 +41,24 @@ pub struct GoRequest {
     pub analysis: bool,
 }
 
+/// Why a bughouse engine holds its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SitReason {
+    /// It waits for this piece from the partner.
+    ForPiece(PieceType),
+    /// The partner asked it to sit (until `go`).
+    PartnerAsked,
+}
+
+impl std::fmt::Display for SitReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SitReason::ForPiece(p) => write!(f, "for {}", p.char().to_ascii_uppercase()),
+            SitReason::PartnerAsked => f.write_str("as the partner asked"),
+        }
+    }
+}
+
 /// Where a background search's output goes; each protocol formats it.
 pub trait Listener: Send + Sync {
     /// A completed iteration (or MultiPV line).
@@ -50,8 +68,9 @@ pub trait Listener: Send + Sync {
     fn best_move(&self, result: &SearchResult);
     /// A message for the bughouse partner.
     fn tell_partner(&self, _msg: PartnerMessage) {}
-    /// The engine sits, waiting for `piece`, for at most `budget`.
-    fn sitting(&self, _piece: PieceType, _budget: Duration) {}
+    /// The engine sits (holds its move on a bughouse board) for at most
+    /// `budget`, for `reason`.
+    fn sitting(&self, _reason: SitReason, _budget: Duration) {}
     /// A line of information for the user (UCI: `info string <text>`), such
     /// as the antichess solver's `proven win in 12`.
     fn message(&self, _text: &str) {}
@@ -482,9 +501,14 @@ impl Engine {
             for &msg in &d.requests {
                 listener.tell_partner(msg);
             }
-            let holds = !request.limits.infinite && !self.bughouse.partner.sit;
-            if let (true, Some((piece, budget))) = (holds, d.sit_for) {
-                listener.sitting(piece, budget);
+            if !request.limits.infinite {
+                if self.bughouse.partner.sit {
+                    if let Some(budget) = d.hold {
+                        listener.sitting(SitReason::PartnerAsked, budget);
+                    }
+                } else if let Some((piece, budget)) = d.sit_for {
+                    listener.sitting(SitReason::ForPiece(piece), budget);
+                }
             }
         }
         let shared = Arc::new(Shared::with_tables(self.tt.clone(), self.tables.clone()));

@@ -55,7 +55,15 @@ fn uci_sitting_holds_the_move_until_go() {
     s.send("position startpos");
     s.send("bughouse ptell sit");
     s.send("go wtime 60000 btime 60000");
-    // Sitting: the engine answers isready but plays no move.
+    // Sitting, for at most half its clock, and saying so.
+    let sit = s.expect("the sitting line", |l| {
+        l.starts_with("info string sitting") || l.starts_with("bestmove")
+    });
+    assert_eq!(
+        sit,
+        "info string sitting as the partner asked at most 30000 ms"
+    );
+    // The engine answers isready but plays no move.
     s.send("isready");
     let line = s.expect("readyok", |l| l == "readyok" || l.starts_with("bestmove"));
     assert_eq!(line, "readyok", "moved while sitting");

@@ -8,13 +8,13 @@ use super::options::{self, Effect};
 use super::parse;
 use crate::bench;
 use crate::bughouse::partner::{PartnerMessage, HELP};
-use crate::engine::{Clock, Engine, GoRequest, Listener};
+use crate::engine::{Clock, Engine, GoRequest, Listener, SitReason};
 use crate::eval;
 use crate::perft;
 use crate::position::Position;
 use crate::rules::Variant;
 use crate::search::{Bound, Info, Limits, Score, SearchResult};
-use crate::types::{Color, Move, PieceType};
+use crate::types::{Color, Move};
 use crate::wdl::{self, Curve};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
@@ -111,10 +111,9 @@ impl Listener for UciOutput {
     fn message(&self, text: &str) {
         send(&format!("info string {text}"));
     }
-    fn sitting(&self, piece: PieceType, budget: Duration) {
+    fn sitting(&self, reason: SitReason, budget: Duration) {
         send(&format!(
-            "info string sitting for {} at most {} ms",
-            piece.char().to_ascii_uppercase(),
+            "info string sitting {reason} at most {} ms",
             budget.as_millis()
         ));
     }

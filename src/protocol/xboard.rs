@@ -11,12 +11,12 @@ use super::options::{self, MAX_HASH_MB, MAX_THREADS};
 use super::parse;
 use super::uci::NAME;
 use crate::bughouse::partner::{PartnerMessage, HELP};
-use crate::engine::{Clock, Engine, GoRequest, Listener};
+use crate::engine::{Clock, Engine, GoRequest, Listener, SitReason};
 use crate::position::outcome::{is_repetition, EndReason, Outcome};
 use crate::position::Position;
 use crate::rules::Variant;
 use crate::search::{Info, Limits, Score, SearchResult};
-use crate::types::{Color, PieceType};
+use crate::types::Color;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -99,11 +99,10 @@ impl Listener for XboardOutput {
     fn tell_partner(&self, msg: PartnerMessage) {
         send(&format!("tellics ptell {msg}"));
     }
-    fn sitting(&self, piece: PieceType, budget: Duration) {
+    fn sitting(&self, reason: SitReason, budget: Duration) {
         // Lines starting with '#' are comments for xboard (shown in its debug log).
         send(&format!(
-            "# sitting for {} at most {} ms",
-            piece.char().to_ascii_uppercase(),
+            "# sitting {reason} at most {} ms",
             budget.as_millis()
         ));
     }
@@ -192,12 +191,13 @@ impl Xboard {
     }
 
     /// The game's result when it is over by the rules (mate, stalemate, no
-    /// pieces, duty, 50 moves, repetition, material). Bughouse boards end on
-    /// the server's word.
+    /// pieces, duty, 50 moves, repetition, material). On a bughouse board
+    /// only a mate that no dropped piece could block ends the game here (a
+    /// blockable check waits for a piece; the rest is the server's word).
     fn game_over(&self) -> Option<Outcome> {
         let pos = self.engine.position();
         if pos.rules().two_boards {
-            return None;
+            return pos.outcome();
         }
         pos.outcome().or_else(|| {
             let keys = self.engine.history();
@@ -219,7 +219,11 @@ impl Xboard {
             return;
         }
         if !pos.has_legal_move() {
-            return; // a bughouse board waiting for a piece
+            // A bughouse board in a check that a dropped piece could block:
+            // the move comes when `holding` brings one (a comment line, so
+            // that the server's log shows why nothing came yet).
+            send("# no legal move: waiting for a piece to block the check");
+            return;
         }
         let (own, theirs) = (self.time, self.otim);
         let (wtime, btime) = match self.engine_color {
@@ -475,6 +479,10 @@ impl Xboard {
                         if let Err(e) = self.engine.set_pockets(counts) {
                             error("holding", &e);
                         }
+                        // A piece may have arrived that an engine without a
+                        // legal move was waiting for (a running search has
+                        // already restarted on the new pockets).
+                        self.maybe_think();
                     }
                     Err(e) => error("holding", &e),
                 }
