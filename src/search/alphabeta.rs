@@ -6,7 +6,7 @@
 use super::checks::CheckInfo;
 use super::ordering::{is_bad_tactical, is_plain_quiet, piece_to, NO_PIECE_TO};
 use super::see::see;
-use super::tt::{score_to_tt, Bound};
+use super::tt::{score_from_tt, score_to_tt, Bound};
 use super::worker::{Bounds, Root, Worker};
 use super::{params, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::Position;
@@ -57,7 +57,15 @@ impl Worker {
             }
         }
         let key = pos.key();
-        let tt = self.shared.tt.probe(key);
+        // A singular-extension search of this node (one move left out)
+        // neither reads nor writes the table, and reuses the static eval.
+        let excluded = self.excluded[ply];
+        let singular_search = !excluded.is_null();
+        let tt = if singular_search {
+            None
+        } else {
+            self.shared.tt.probe(key)
+        };
         let tt_move = tt.map(|e| e.mv).unwrap_or(Move::NULL);
         if let Some(e) = tt {
             if !PV && e.depth >= depth {
@@ -66,12 +74,19 @@ impl Worker {
                 }
             }
         }
+        // The raw evaluation goes into the table; the search uses it with
+        // the learned correction.
+        let raw_eval = match tt {
+            _ if in_check || singular_search => -INF,
+            Some(e) => e.eval,
+            None => self.evaluate(pos, ply),
+        };
         let static_eval = if in_check {
             -INF
-        } else if let Some(e) = tt {
-            e.eval
+        } else if singular_search {
+            self.static_eval[ply]
         } else {
-            self.evaluate(pos, ply)
+            self.hist.corrected(pos, raw_eval)
         };
         self.static_eval[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.static_eval[ply - 2];
@@ -88,7 +103,7 @@ impl Worker {
         // material is a liability and can change hands in long forced runs.
         let margin_scale = if losers { 3 } else { 1 };
 
-        if !PV && !in_check && !root && !forced {
+        if !PV && !in_check && !root && !forced && !singular_search {
             // Reverse futility pruning.
             if depth <= params::rfp_depth()
                 && static_eval - params::rfp_margin() * depth * margin_scale
@@ -142,7 +157,7 @@ impl Worker {
             }
         }
         // Internal iterative reduction.
-        if depth >= params::iir_depth() && tt_move.is_null() {
+        if depth >= params::iir_depth() && tt_move.is_null() && !singular_search {
             depth -= 1;
         }
 
@@ -188,6 +203,9 @@ impl Worker {
             moves.swap(i, bi);
             scores.swap(i, bi);
             let m = moves[i];
+            if m == excluded {
+                continue;
+            }
             let move_score = scores[i];
             let capture = pos.is_capture(m);
             let quiet = !capture && !m.is_promotion();
@@ -229,6 +247,44 @@ impl Worker {
                 }
             }
 
+            // Singular extension: when the table's move is much better than
+            // every other (a search without it at reduced depth fails low
+            // below the table's score), it is extended; when even the others
+            // beat beta, the node is cut (multi-cut); when the table's score
+            // beats beta anyway, the move is searched a ply shallower.
+            let mut singular_ext = 0;
+            if let Some(e) = tt.filter(|e| {
+                !root
+                    && m == tt_move
+                    && depth >= params::se_depth()
+                    && e.depth >= depth - 3
+                    && matches!(e.bound, Bound::Lower | Bound::Exact)
+                    && e.score.abs() < MATE_BOUND
+            }) {
+                let tt_score = score_from_tt(e.score, ply);
+                let singular_beta = tt_score - params::se_margin() * depth / 8;
+                self.excluded[ply] = m;
+                let s = self.search::<false>(
+                    pos,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    &Root::NONE,
+                );
+                self.excluded[ply] = Move::NULL;
+                if self.stopped() {
+                    return 0;
+                }
+                if s < singular_beta {
+                    singular_ext = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                } else if tt_score >= beta {
+                    singular_ext = -1;
+                }
+            }
+
             let mut child = *pos;
             self.piece_to[ply + 2] = piece_to(pos, m);
             self.make(&mut child, m, ply);
@@ -242,14 +298,15 @@ impl Worker {
                 self.pv_len[ply + 1] = ply + 1;
             }
 
-            let mut ext = 0;
+            let mut ext = singular_ext;
             // A forced move (the only legal one, as a single compulsory
             // capture often is) costs no depth; nor does a check that is
             // safe or deep enough.
-            if (n == 1 && losers)
-                || (gives_check
-                    && (ply as i32) < 2 * depth + 4
-                    && (depth >= params::check_ext_depth() || see(pos, m) >= 0))
+            if ext == 0
+                && ((n == 1 && losers)
+                    || (gives_check
+                        && (ply as i32) < 2 * depth + 4
+                        && (depth >= params::check_ext_depth() || see(pos, m) >= 0)))
             {
                 ext = 1;
             }
@@ -345,15 +402,28 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        if !self.stopped() && (!root || self.excluded_root.is_empty()) {
+        if !self.stopped() && !singular_search && (!root || self.excluded_root.is_empty()) {
             self.shared.tt.store(
                 key,
                 best_move,
                 score_to_tt(best_score, ply),
-                if in_check { 0 } else { static_eval },
+                if in_check { 0 } else { raw_eval },
                 depth,
                 bound,
             );
+            // Learn how far the static evaluation was off, where the score
+            // says so (a bound on the right side of it) and a quiet position
+            // is behind it (not a capture or promotion deciding it).
+            let tactical =
+                !best_move.is_null() && (pos.is_capture(best_move) || best_move.is_promotion());
+            let informative = match bound {
+                Bound::Lower => best_score > static_eval,
+                Bound::Upper => best_score < static_eval,
+                _ => true,
+            };
+            if !in_check && !tactical && informative && best_score.abs() < MATE_BOUND {
+                self.hist.learn_correction(pos, raw_eval, best_score, depth);
+            }
         }
         best_score
     }

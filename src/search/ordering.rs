@@ -6,10 +6,11 @@ use super::checks::CheckInfo;
 use super::params;
 use super::see::see;
 use super::worker::Worker;
+use super::MATE_BOUND;
 use crate::eval::PIECE_VALUE;
 use crate::position::movegen::{MoveList, MAX_MOVES};
 use crate::position::Position;
-use crate::types::{Move, Piece, PieceType};
+use crate::types::{Color, Move, Piece, PieceType};
 
 /// Ordering scores, one per move of a `MoveList`.
 pub(super) type ScoreList = arrayvec::ArrayVec<i32, MAX_MOVES>;
@@ -86,6 +87,36 @@ pub struct Histories {
     continuation: Vec<[i16; PIECE_TO]>,
     /// Captures by piece-to and the captured kind.
     capture: Vec<[i16; 6]>,
+    /// What searches found beyond the static evaluation, by side to move
+    /// and the pawns and pockets of the position ([`correction_index`]), in
+    /// 1/[`CORRECTION_GRAIN`] centipawns.
+    correction: [[i32; CORRECTION_SIZE]; 2],
+}
+
+/// Entries of the correction table per side.
+pub(super) const CORRECTION_SIZE: usize = 1 << 14;
+/// Correction entries count 1/256 centipawn.
+const CORRECTION_GRAIN: i32 = 256;
+/// Corrections stay within +-100 centipawns.
+const CORRECTION_MAX: i32 = 100 * CORRECTION_GRAIN;
+
+/// The correction-table entry of a position: a hash of both sides' pawns
+/// and both pockets, what static evaluations most often misjudge in the
+/// same way (pawn structure, pieces waiting to drop).
+#[inline(always)]
+pub(super) fn correction_index(pos: &Position) -> usize {
+    let white = pos.pieces(Color::White, PieceType::Pawn).0;
+    let black = pos.pieces(Color::Black, PieceType::Pawn).0;
+    let mut pockets = 0u64;
+    for c in Color::ALL {
+        for k in PieceType::POCKET {
+            pockets = pockets << 6 | u64::from(pos.pocket(c, k).min(63));
+        }
+    }
+    let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29)
+        ^ pockets.wrapping_mul(0x1656_67B1_9E37_79F9).rotate_left(47);
+    (h >> 50) as usize & (CORRECTION_SIZE - 1)
 }
 
 impl Histories {
@@ -96,7 +127,25 @@ impl Histories {
             counter: [Move::NULL; HIST_SIZE],
             continuation: vec![[0; PIECE_TO]; PIECE_TO + 1],
             capture: vec![[0; 6]; PIECE_TO],
+            correction: [[0; CORRECTION_SIZE]; 2],
         })
+    }
+
+    /// `raw` (a static evaluation of `pos`) with the learned correction.
+    #[inline(always)]
+    pub(super) fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        let c = self.correction[pos.side_to_move().index()][correction_index(pos)];
+        (raw + c / CORRECTION_GRAIN).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// A search of `pos` to `depth` found `score` where the static
+    /// evaluation said `raw`: the correction moves towards the difference,
+    /// the more the deeper the search.
+    pub(super) fn learn_correction(&mut self, pos: &Position, raw: i32, score: i32, depth: i32) {
+        let e = &mut self.correction[pos.side_to_move().index()][correction_index(pos)];
+        let target = (score - raw).clamp(-400, 400) * CORRECTION_GRAIN;
+        let weight = (depth + 1).min(16);
+        *e = ((*e * (256 - weight) + target * weight) / 256).clamp(-CORRECTION_MAX, CORRECTION_MAX);
     }
 }
 

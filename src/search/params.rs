@@ -96,6 +96,11 @@ search_params! {
     see_capture_depth: 4, 2, 8, 1;
     /// Bad-capture pruning: exchange loss allowed per ply.
     see_capture_margin: 120, 40, 250, 10;
+    /// Singular extensions: shallowest depth.
+    se_depth: 8, 5, 12, 1;
+    /// Singular extensions: the others must stay this far below the table's
+    /// score (eighths of a centipawn per ply: 16 = 2 per ply).
+    se_margin: 16, 4, 64, 2;
     /// Checks are extended at any depth from this one, below only when safe.
     check_ext_depth: 6, 3, 12, 1;
     /// Late move reductions: base (hundredths of a ply).

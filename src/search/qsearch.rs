@@ -49,6 +49,7 @@ impl Worker {
         let forced_captures = losers && moves.len() == 1 && pos.is_capture(moves[0]);
         let mut best = -INF;
         let stand_pat;
+        let mut raw_eval = 0;
         if in_check {
             if moves.is_empty() {
                 return self.terminal_score(pos, ply);
@@ -58,10 +59,11 @@ impl Worker {
             if moves.is_empty() && (losers || pos.duty_pending()) {
                 return self.terminal_score(pos, ply);
             }
-            stand_pat = match tt {
+            raw_eval = match tt {
                 Some(e) => e.eval,
                 None => self.evaluate(pos, ply),
             };
+            stand_pat = self.hist.corrected(pos, raw_eval);
             if !forced_captures {
                 if stand_pat >= beta {
                     return stand_pat;
@@ -134,7 +136,7 @@ impl Worker {
             key,
             best_move,
             score_to_tt(best, ply),
-            if in_check { 0 } else { stand_pat },
+            if in_check { 0 } else { raw_eval },
             0,
             bound,
         );

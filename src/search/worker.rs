@@ -53,6 +53,8 @@ pub struct Worker {
     pub(super) pv_len: [usize; MAX_PLY + 1],
     pub(super) static_eval: [i32; MAX_PLY + 2],
     pub(super) excluded_root: Vec<Move>,
+    /// The move a singular-extension search leaves out, per ply.
+    pub(super) excluded: [Move; MAX_PLY + 2],
     pub(super) lmr: Box<[[u8; 64]; 64]>,
     pub(super) has_bias: bool,
     /// The network in use for this root (see [`Limits::net`]).
@@ -102,6 +104,7 @@ impl Worker {
             pv_len: [0; MAX_PLY + 1],
             static_eval: [0; MAX_PLY + 2],
             excluded_root: Vec::new(),
+            excluded: [Move::NULL; MAX_PLY + 2],
             has_bias: limits.bias.iter().flatten().any(|&b| b != 0),
             lmr,
             net: None,
