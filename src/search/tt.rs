@@ -112,6 +112,20 @@ fn advise_huge_pages<T>(v: &mut Vec<T>) {
     let _ = v;
 }
 
+/// Bytes of memory the system can still give without swapping, where it
+/// says (`MemAvailable` of Linux's /proc/meminfo).
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    meminfo_available(&text)
+}
+
+/// `MemAvailable` of a /proc/meminfo text, in bytes.
+fn meminfo_available(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
 /// Threads that write the table's memory the first time and clear it: one
 /// per core, and one per 64 KB at most.
 fn touch_threads(len: usize) -> usize {
@@ -135,10 +149,15 @@ impl TranspositionTable {
     pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);
         let count = (bytes / std::mem::size_of::<Slot>()).max(1);
+        let refused = || format!("cannot allocate {mb} MB for the hash table");
+        // The system may promise more than it has (overcommit) and kill the
+        // process when the table is written: a table larger than the memory
+        // still available is refused before it is tried.
+        if available_memory().is_some_and(|free| bytes as u64 > free) {
+            return Err(refused());
+        }
         let mut slots: Vec<Slot> = Vec::new();
-        slots
-            .try_reserve_exact(count)
-            .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
+        slots.try_reserve_exact(count).map_err(|_| refused())?;
         advise_huge_pages(&mut slots);
         let spare = &mut slots.spare_capacity_mut()[..count];
         let per = count.div_ceil(touch_threads(count));
@@ -297,6 +316,29 @@ pub fn score_from_tt(s: i32, ply: usize) -> i32 {
 mod tests {
     use super::*;
     use crate::types::{PieceType, Square};
+
+    #[test]
+    fn available_memory_is_read_from_meminfo() {
+        let text = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   2000000 kB\n";
+        assert_eq!(meminfo_available(text), Some(2_048_000_000));
+        assert_eq!(meminfo_available("MemTotal: 5 kB\n"), None);
+        assert_eq!(meminfo_available("MemAvailable: lots kB\n"), None);
+    }
+
+    #[test]
+    fn a_table_larger_than_the_available_memory_is_refused() {
+        let Some(free) = available_memory() else {
+            return; // no /proc/meminfo here: only the allocation decides
+        };
+        // A gigabyte more than is free (what other processes free meanwhile
+        // cannot make it fit).
+        let mb = (free / (1024 * 1024)) as usize + 1024;
+        let err = TranspositionTable::try_new(mb).err();
+        assert_eq!(
+            err,
+            Some(format!("cannot allocate {mb} MB for the hash table"))
+        );
+    }
 
     #[test]
     fn store_and_probe_round_trip() {
