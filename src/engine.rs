@@ -8,6 +8,7 @@
 //! partner and whether to sit ([`crate::bughouse::strategy`]).
 
 use crate::bughouse::partner::PartnerMessage;
+pub use crate::bughouse::strategy::SitReason;
 use crate::bughouse::strategy::{Bughouse, Decision};
 use crate::eval::nnue::Network;
 use crate::position::Position;
@@ -39,24 +40,6 @@ pub struct GoRequest {
     /// An analysis (xboard `analyze`): on a bughouse board no partner
     /// messages and no sitting.
     pub analysis: bool,
-}
-
-/// Why a bughouse engine holds its move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SitReason {
-    /// It waits for this piece from the partner.
-    ForPiece(PieceType),
-    /// The partner asked it to sit (until `go`).
-    PartnerAsked,
-}
-
-impl std::fmt::Display for SitReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SitReason::ForPiece(p) => write!(f, "for {}", p.char().to_ascii_uppercase()),
-            SitReason::PartnerAsked => f.write_str("as the partner asked"),
-        }
-    }
 }
 
 /// Where a background search's output goes; each protocol formats it.
@@ -463,7 +446,7 @@ impl Engine {
             let cut = |t: Duration| t.saturating_sub(used).max(one) * d.time_percent / 100;
             soft = soft.map(cut);
             hard = hard.map(cut);
-            if let (false, Some(budget)) = (limits.infinite, d.hold) {
+            if let (false, Some((_, budget))) = (limits.infinite, d.hold) {
                 // Sitting: think on until the partner says go or the piece
                 // arrives (a pocket change restarts the search), within a budget.
                 limits.infinite = true;
@@ -501,14 +484,8 @@ impl Engine {
             for &msg in &d.requests {
                 listener.tell_partner(msg);
             }
-            if !request.limits.infinite {
-                if self.bughouse.partner.sit {
-                    if let Some(budget) = d.hold {
-                        listener.sitting(SitReason::PartnerAsked, budget);
-                    }
-                } else if let Some((piece, budget)) = d.sit_for {
-                    listener.sitting(SitReason::ForPiece(piece), budget);
-                }
+            if let (false, Some((reason, budget))) = (request.limits.infinite, d.hold) {
+                listener.sitting(reason, budget);
             }
         }
         let shared = Arc::new(Shared::with_tables(self.tt.clone(), self.tables.clone()));

@@ -52,11 +52,29 @@ pub struct Decision {
     pub requests: Vec<PartnerMessage>,
     /// Sitting on its own for this piece, for at most this long.
     pub sit_for: Option<(PieceType, Duration)>,
-    /// Hold the move back for at most this long (the partner said `sit`,
-    /// or the engine sits for a piece).
-    pub hold: Option<Duration>,
+    /// Hold the move back, why, and for at most how long (the partner
+    /// said `sit`, or the engine sits for a piece).
+    pub hold: Option<(SitReason, Duration)>,
     /// Share of the usual thinking time to use (percent).
     pub time_percent: u32,
+}
+
+/// Why a bughouse engine holds its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SitReason {
+    /// It waits for this piece from the partner.
+    ForPiece(PieceType),
+    /// The partner asked it to sit (until `go`).
+    PartnerAsked,
+}
+
+impl std::fmt::Display for SitReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SitReason::ForPiece(p) => write!(f, "for {}", p.char().to_ascii_uppercase()),
+            SitReason::PartnerAsked => f.write_str("as the partner asked"),
+        }
+    }
 }
 
 /// The score (side to move's view) of a one-thread search of `pos` to
@@ -302,9 +320,9 @@ impl Bughouse {
             }
         }
         let hold = if self.messages && self.partner.sit {
-            own_ms.map(|ms| Duration::from_millis(ms / 2))
+            own_ms.map(|ms| (SitReason::PartnerAsked, Duration::from_millis(ms / 2)))
         } else {
-            sit_for.map(|(_, d)| d)
+            sit_for.map(|(k, d)| (SitReason::ForPiece(k), d))
         };
         Decision {
             requests,
@@ -368,7 +386,13 @@ mod tests {
             d.sit_for,
             Some((PieceType::Knight, Duration::from_millis(6_666)))
         );
-        assert_eq!(d.hold, Some(Duration::from_millis(6_666)));
+        assert_eq!(
+            d.hold,
+            Some((
+                SitReason::ForPiece(PieceType::Knight),
+                Duration::from_millis(6_666)
+            ))
+        );
         // Behind on the clock: ask (not again so soon), but play on.
         let d = b.decide(&pos, Some(10_000), Some(20_000), true);
         assert!(d.requests.is_empty(), "said one move ago: {d:?}");
@@ -436,7 +460,10 @@ mod tests {
         let mut b = Bughouse::default();
         assert!(!b.hear(PartnerMessage::Sit));
         let d = b.decide(&pos, Some(30_000), Some(30_000), true);
-        assert_eq!(d.hold, Some(Duration::from_millis(15_000)));
+        assert_eq!(
+            d.hold,
+            Some((SitReason::PartnerAsked, Duration::from_millis(15_000)))
+        );
         assert!(b.hear(PartnerMessage::Go));
         b.hear(PartnerMessage::Dead);
         assert_eq!(b.decide(&pos, None, None, true).time_percent, 50);

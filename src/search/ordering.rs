@@ -94,7 +94,7 @@ pub struct Histories {
 }
 
 /// Entries of the correction table per side.
-pub(super) const CORRECTION_SIZE: usize = 1 << 14;
+const CORRECTION_SIZE: usize = 1 << 14;
 /// Correction entries count 1/256 centipawn.
 const CORRECTION_GRAIN: i32 = 256;
 /// Corrections stay within +-100 centipawns.
@@ -104,7 +104,7 @@ const CORRECTION_MAX: i32 = 100 * CORRECTION_GRAIN;
 /// and both pockets, what static evaluations most often misjudge in the
 /// same way (pawn structure, pieces waiting to drop).
 #[inline(always)]
-pub(super) fn correction_index(pos: &Position) -> usize {
+fn correction_index(pos: &Position) -> usize {
     let white = pos.pieces(Color::White, PieceType::Pawn).0;
     let black = pos.pieces(Color::Black, PieceType::Pawn).0;
     let mut pockets = 0u64;
