@@ -104,6 +104,14 @@ weight_groups! {
     ANTI = [60, 90, 90, 110, 140, 80];
     /// Antichess mobility per square.
     ANTI_MOBILITY = [2];
+    /// Antichess: having a capture (hence owing one) is a liability; this
+    /// weight is divided by one plus the number of those captures the
+    /// opponent must answer by taking back.
+    ANTI_CAPTURE = [300];
+    /// Antichess: per empty square a piece could move to where the opponent
+    /// would have to take it (a forcing move), and again when we cover that
+    /// square at most once (the exchange stops there).
+    ANTI_FORCE = [30, 30];
 }
 
 /// The evaluation weights as one vector, so that the tuner can adjust them.
@@ -377,31 +385,64 @@ fn duty_pressure(pos: &Position, c: Color) -> i32 {
 }
 
 /// Antichess/giveaway: fewer pieces is better, and so is an opponent forced
-/// to take; a lone king or few pawns are good.
+/// to take; a lone king or few pawns are good. Tempo decides most games:
+/// owing a capture is bad, a move that forces the opponent to capture is
+/// good, and mobility keeps those moves available.
 fn evaluate_antichess(pos: &Position, wt: &Weights, trace: Option<&mut Trace>) -> i32 {
     let v = &wt.0;
     let stm = pos.side_to_move();
+    let occ = pos.occupied();
     let mut count = [0i32; 2];
     let mut mobility = [0i32; 2];
-    let occ = pos.occupied();
+    // Squares each side attacks, attacks twice, and could move a piece to
+    // without capturing.
+    let mut attacked = [Bitboard::EMPTY; 2];
+    let mut attacked_twice = [Bitboard::EMPTY; 2];
+    let mut quiet_targets = [Bitboard::EMPTY; 2];
     for c in Color::ALL {
         let ci = c.index();
         for kind in PieceType::ALL {
             let bb = pos.pieces(c, kind);
             count[ci] += bb.count() as i32 * v[w::ANTI + kind.index()];
             for sq in bb {
+                let a = attacks::piece(kind, c, sq, occ);
+                attacked_twice[ci] |= attacked[ci] & a;
+                attacked[ci] |= a;
                 if kind != PieceType::Pawn {
-                    mobility[ci] += (attacks::piece(kind, c, sq, occ) & !occ).count() as i32;
+                    mobility[ci] += (a & !occ).count() as i32;
+                    if kind != PieceType::King {
+                        quiet_targets[ci] |= a & !occ;
+                    }
                 }
             }
         }
+        let pushes = pos.pieces(c, PieceType::Pawn).forward(c) & !occ;
+        let doubles = (pushes & Bitboard::relative_rank(c, 2)).forward(c) & !occ;
+        quiet_targets[ci] |= pushes | doubles;
     }
+    let mut capture = [0i32; 2];
+    let mut force = [0i32; 2];
+    for c in Color::ALL {
+        let (us, them) = (c.index(), c.flip().index());
+        let captures = attacked[us] & pos.color_bb(c.flip());
+        if captures.nonempty() {
+            let retaken = (captures & attacked[them] & !attacked_twice[us]).count() as i32;
+            capture[us] = v[w::ANTI_CAPTURE] / (1 + retaken);
+        }
+        let forcing = quiet_targets[us] & attacked[them];
+        force[us] = v[w::ANTI_FORCE] * forcing.count() as i32
+            + v[w::ANTI_FORCE + 1] * (forcing & !attacked_twice[us]).count() as i32;
+    }
+    let m = v[w::ANTI_MOBILITY];
     if let Some(t) = trace {
         t.terms.push(("material (liability)", -count[0], -count[1]));
-        let m = v[w::ANTI_MOBILITY];
         t.terms.push(("mobility", mobility[0] * m, mobility[1] * m));
+        t.terms.push(("owed captures", -capture[0], -capture[1]));
+        t.terms.push(("forcing moves", force[0], force[1]));
     }
-    let white = -count[0] + count[1] + v[w::ANTI_MOBILITY] * (mobility[0] - mobility[1]);
+    let white =
+        -count[0] + count[1] + m * (mobility[0] - mobility[1]) - capture[0] + capture[1] + force[0]
+            - force[1];
     white * stm.sign()
 }
 
@@ -415,7 +456,7 @@ mod tests {
         assert_eq!(w::CHESS_MG, 0);
         assert_eq!(w::ZH_HAND, 15);
         assert_eq!(w::ANTI, 50);
-        assert_eq!(w::COUNT, 57);
+        assert_eq!(w::COUNT, 60);
         let mut next = 0;
         for &(name, start, len) in WEIGHT_NAMES {
             assert_eq!(start, next, "{name}");
@@ -423,5 +464,48 @@ mod tests {
         }
         assert_eq!(next, w::COUNT);
         assert_eq!(DEFAULT_WEIGHTS.0[w::ZH_HAND + 4], 700);
+    }
+
+    fn antichess_terms(fen: &str) -> Trace {
+        let rules = crate::Variant::Antichess.rules();
+        let pos = Position::from_fen(fen, rules).expect("valid fen");
+        let mut t = Trace::default();
+        evaluate_impl(&pos, &DEFAULT_WEIGHTS, Some(&mut t));
+        t
+    }
+
+    fn term(t: &Trace, name: &str) -> (i32, i32) {
+        let &(_, white, black) = t.terms.iter().find(|x| x.0 == name).expect(name);
+        (white, black)
+    }
+
+    /// Owing a capture costs the side that owes it, less when the opponent
+    /// must take back.
+    #[test]
+    fn antichess_owed_captures_cost_the_side_that_can_take() {
+        // White's rook on a1 attacks the knight on a8; nothing else touches.
+        let t = antichess_terms("n7/8/8/8/8/8/8/R7 b - - 0 1");
+        assert_eq!(
+            term(&t, "owed captures"),
+            (-DEFAULT_WEIGHTS.0[w::ANTI_CAPTURE], 0)
+        );
+        // The knight on a8 is defended by the rook on b8: the capture is
+        // taken back, so the debt is halved.
+        let t = antichess_terms("nr6/8/8/8/8/8/8/R7 b - - 0 1");
+        let (white, _) = term(&t, "owed captures");
+        assert_eq!(white, -DEFAULT_WEIGHTS.0[w::ANTI_CAPTURE] / 2);
+    }
+
+    /// A quiet move onto a square the opponent attacks forces a capture.
+    #[test]
+    fn antichess_forcing_squares_are_counted() {
+        // The black rook on h8 sweeps the 8th rank and the h-file; the
+        // white king's moves do not count and the pawn's push to a7 is safe.
+        let t = antichess_terms("7r/8/P4N2/8/8/8/8/K7 w - - 0 1");
+        // Knight f6 reaches e8, g8 (the rook's rank), h7, h5 (its file), g4,
+        // e4, d5, d7: four of them are attacked by the rook, none of them
+        // covered by White twice.
+        let per = DEFAULT_WEIGHTS.0[w::ANTI_FORCE] + DEFAULT_WEIGHTS.0[w::ANTI_FORCE + 1];
+        assert_eq!(term(&t, "forcing moves").0, 4 * per);
     }
 }
