@@ -150,6 +150,7 @@ fn config(
         max_moves: 400,
         handshake_ms: 20_000,
         engine_options: [Vec::new(), Vec::new()],
+        concurrency: 1,
     }
 }
 
