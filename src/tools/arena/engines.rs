@@ -227,7 +227,7 @@ impl Arena<'_> {
             for (k, v) in &self.cfg.engine_options[team] {
                 if self.procs[p].has_option(k) {
                     lines.push(format!("setoption name {k} value {v}"));
-                } else {
+                } else if self.slot == 0 {
                     eprintln!(
                         "arena: {} has no option '{k}'; not sent",
                         self.procs[p].name

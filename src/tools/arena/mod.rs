@@ -8,7 +8,14 @@
 //! on A in odd games and Black on A in even ones). One event loop runs both
 //! (or all three) boards: each engine has a reader thread that forwards its
 //! lines into one channel, and the loop waits on that channel with a
-//! timeout until the next clock would reach zero. Clocks are the model's
+//! timeout until the next clock would reach zero.
+//!
+//! With `--concurrency N` there are N such game slots, each a thread with
+//! its own engine processes and its own channel; a slot takes the next game
+//! index from a shared counter, so no engine process is ever in two games.
+//! The game index alone decides the seating (who is swapped), and finished
+//! games are recorded in index order (the BPGN file, the game lines, the
+//! running totals): the output is that of a sequential match. Clocks are the model's
 //! ([`Game`]), fed with the arena's monotonic time, so the time an engine
 //! uses is measured around its move by the arena.
 //!
@@ -37,11 +44,13 @@ use self::engines::{Msg, Proc};
 use super::bpgn;
 use super::elo::{elo_with_error, format_elo, pair_scores};
 use super::progress::Progress;
-use rukav::bughouse::{board_letter, seat_name, Form, Handover, MatchResult, TimeControl};
+use rukav::bughouse::{board_letter, seat_name, Form, Game, Handover, MatchResult, TimeControl};
 use rukav::protocol::options::apply_rules_option;
 use rukav::{Color, Rules, Variant};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 
 mod engines;
@@ -101,10 +110,18 @@ pub struct ArenaArgs {
     /// Milliseconds an engine has to answer `uci` and `isready`.
     #[arg(long, default_value_t = 10000)]
     pub handshake_ms: u64,
+    /// Games played at the same time (1 to 256), each with its own engine
+    /// processes; results and BPGN stay in game order.
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_CONCURRENCY)))]
+    pub concurrency: u32,
     /// Print no progress lines.
     #[arg(long)]
     pub quiet: bool,
 }
+
+/// The most games `--concurrency` lets run at the same time.
+pub const MAX_CONCURRENCY: u32 = 256;
 
 /// A match, ready to run.
 #[derive(Clone, Debug)]
@@ -131,6 +148,9 @@ pub struct ArenaConfig {
     pub max_moves: usize,
     /// Deadline for `uciok` and `readyok` (ms).
     pub handshake_ms: u64,
+    /// Games played at the same time (1 to [`MAX_CONCURRENCY`]), each slot
+    /// with its own engine processes.
+    pub concurrency: u32,
 }
 
 /// One finished game.
@@ -211,6 +231,17 @@ pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
         base_ms,
         inc_ms: secs(inc)?,
     })
+}
+
+/// Accepts 1 to [`MAX_CONCURRENCY`] games at a time.
+pub fn check_concurrency(n: u32) -> Result<(), String> {
+    if (1..=MAX_CONCURRENCY).contains(&n) {
+        Ok(())
+    } else {
+        Err(format!(
+            "--concurrency must be 1 to {MAX_CONCURRENCY} (games at the same time), not {n}"
+        ))
+    }
 }
 
 /// Splits a command line into words (whitespace, with '...' and "..." quotes).
@@ -296,7 +327,9 @@ impl ArenaConfig {
                 })
                 .collect()
         };
+        check_concurrency(a.concurrency)?;
         Ok(ArenaConfig {
+            concurrency: a.concurrency,
             engine_options: [pairs(&a.team1_options)?, pairs(&a.team2_options)?],
             team1: collect(team1, "team1")?,
             team2: collect(team2, "team2")?,
@@ -433,9 +466,73 @@ struct Arena<'a> {
     procs: Vec<Proc>,
     tx: Sender<Msg>,
     rx: Receiver<Msg>,
-    progress: &'a mut dyn FnMut(Update),
     /// A Gambler choice asked of an engine: (process, board, deadline ms).
     gambler_wait: Option<(usize, usize, u64)>,
+    /// The game slot (0 up to the concurrency); only slot 0 warns about
+    /// engine options, which are the same in every slot.
+    slot: usize,
+}
+
+impl<'a> Arena<'a> {
+    /// A game slot with its own (not yet started) engine processes.
+    fn new(cfg: &'a ArenaConfig, rules: Rules, slot: usize) -> Arena<'a> {
+        let (tx, rx) = channel();
+        let procs = cfg
+            .team1
+            .iter()
+            .chain(cfg.team2.iter())
+            .map(|cmd| Proc {
+                argv: split_command(cmd),
+                name: cmd.clone(),
+                child: None,
+                stdin: None,
+                generation: 0,
+                alive: false,
+                ext: false,
+                options: Vec::new(),
+                thinking: None,
+            })
+            .collect();
+        Arena {
+            cfg,
+            rules,
+            procs,
+            tx,
+            rx,
+            gambler_wait: None,
+            slot,
+        }
+    }
+
+    /// Plays game `index` (0-based; odd games have the seats swapped).
+    fn play_indexed(&mut self, index: u64) -> Played {
+        let swapped = index % 2 == 1;
+        let (game, ptells) = self.play_game(swapped);
+        let mut seats = Vec::new();
+        for b in 0..self.boards() {
+            for c in Color::ALL {
+                let p = self.proc_of(b, c, swapped);
+                seats.push((seat_name(b, c), self.procs[p].name.clone()));
+            }
+        }
+        Played {
+            index,
+            swapped,
+            game,
+            ptells,
+            seats,
+        }
+    }
+}
+
+/// A game a slot finished, on its way to be recorded in game order.
+struct Played {
+    index: u64,
+    swapped: bool,
+    game: Game,
+    ptells: usize,
+    /// Seat tags (`WhiteA`, engine name), board by board.
+    seats: Vec<(String, String)>,
 }
 
 /// How long an engine may take to choose the piece of a Gambler promotion
@@ -470,69 +567,139 @@ fn tc_string(tc: &TimeControl) -> String {
     format!("{}+{}", s(tc.base_ms), s(tc.inc_ms))
 }
 
-/// Runs a match; `progress` receives one update per game (and setup messages).
+/// Runs a match; `progress` receives one update per game (and setup
+/// messages), always in game order, also when several games are played at
+/// the same time (`cfg.concurrency`).
 pub fn run(cfg: &ArenaConfig, progress: &mut dyn FnMut(Update)) -> Result<Summary, String> {
     let n = cfg.form.boards();
     if cfg.team1.len() != n || cfg.team2.len() != n {
         return Err(format!("each team needs {n} engine commands"));
     }
+    check_concurrency(cfg.concurrency)?;
     let rules = cfg.rules()?;
-    let (tx, rx) = channel();
-    let procs = cfg
-        .team1
-        .iter()
-        .chain(cfg.team2.iter())
-        .map(|cmd| Proc {
-            argv: split_command(cmd),
-            name: cmd.clone(),
-            child: None,
-            stdin: None,
-            generation: 0,
-            alive: false,
-            ext: false,
-            options: Vec::new(),
-            thinking: None,
-        })
-        .collect();
-    let mut arena = Arena {
-        cfg,
-        rules,
-        procs,
-        tx,
-        rx,
-        progress,
-        gambler_wait: None,
-    };
-    let all: Vec<usize> = (0..arena.procs.len()).collect();
-    let errors = arena.start(&all);
-    if let Some((p, e)) = errors.first() {
-        arena.quit_all();
-        return Err(format!("engine '{}': {e}", cfg_cmd(cfg, *p)));
+    // No more slots than games (but one, to check the engines of an empty match).
+    let slots = (cfg.concurrency as usize).min(cfg.games as usize).max(1);
+    let mut arenas: Vec<Arena> = (0..slots).map(|s| Arena::new(cfg, rules, s)).collect();
+    // Every slot starts its engines at once; the handshakes overlap.
+    let errors: Vec<Vec<(usize, String)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = arenas
+            .iter_mut()
+            .map(|arena| {
+                s.spawn(move || {
+                    let all: Vec<usize> = (0..arena.procs.len()).collect();
+                    arena.start(&all)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    if let Some((p, e)) = errors.iter().flatten().next() {
+        let message = format!("engine '{}': {e}", cfg_cmd(cfg, *p));
+        for arena in &mut arenas {
+            arena.quit_all();
+        }
+        return Err(message);
     }
-    for p in 0..arena.procs.len() {
+    let first = &arenas[0];
+    for p in 0..first.procs.len() {
         let label = if p < n { "team 1" } else { "team 2" };
         let line = format!(
             "{label} board {}: {}{}",
             board_letter(p % n),
-            arena.procs[p].name,
-            if arena.procs[p].ext {
+            first.procs[p].name,
+            if first.procs[p].ext {
                 " (bughouse extension)"
             } else {
                 ""
             }
         );
-        (arena.progress)(Update::Note(&line));
+        progress(Update::Note(&line));
     }
-    let mut file = match &cfg.bpgn {
-        Some(path) => {
-            Some(std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?)
-        }
+    if slots > 1 {
+        let line = format!(
+            "{slots} games at a time, each with its own {} engine processes",
+            2 * n
+        );
+        progress(Update::Note(&line));
+    }
+    let file = match &cfg.bpgn {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                for arena in &mut arenas {
+                    arena.quit_all();
+                }
+                return Err(format!("{}: {e}", path.display()));
+            }
+        },
         None => None,
     };
-    let mut summary = Summary::default();
-    for g in 0..cfg.games {
-        let swapped = g % 2 == 1;
-        let (game, ptells) = arena.play_game(swapped);
+    let mut recorder = Recorder {
+        cfg,
+        file,
+        summary: Summary::default(),
+    };
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let outcome = std::thread::scope(|s| {
+        let (done_tx, done_rx) = channel::<Played>();
+        for mut arena in arenas {
+            let done_tx = done_tx.clone();
+            let (next, stop) = (&next, &stop);
+            s.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= u64::from(cfg.games) {
+                        break;
+                    }
+                    if done_tx.send(arena.play_indexed(index)).is_err() {
+                        break;
+                    }
+                }
+                arena.quit_all();
+            });
+        }
+        drop(done_tx);
+        // Games finish in any order; they are recorded in index order.
+        let mut waiting: BTreeMap<u64, Played> = BTreeMap::new();
+        let mut want = 0u64;
+        for played in done_rx {
+            waiting.insert(played.index, played);
+            while let Some(played) = waiting.remove(&want) {
+                if let Err(e) = recorder.record(played, progress) {
+                    // Slots finish the game they play and take no other.
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+                want += 1;
+            }
+        }
+        Ok(())
+    });
+    outcome.map(|()| recorder.summary)
+}
+
+/// Records finished games in order: totals, the BPGN file, the game line.
+struct Recorder<'a> {
+    cfg: &'a ArenaConfig,
+    file: Option<std::fs::File>,
+    summary: Summary,
+}
+
+impl Recorder<'_> {
+    fn record(&mut self, played: Played, progress: &mut dyn FnMut(Update)) -> Result<(), String> {
+        let cfg = self.cfg;
+        let Played {
+            index,
+            swapped,
+            game,
+            ptells,
+            seats,
+        } = played;
+        let summary = &mut self.summary;
         let result = game.result().cloned().unwrap_or(MatchResult {
             winner: None,
             reason: "unfinished".into(),
@@ -548,20 +715,15 @@ pub fn run(cfg: &ArenaConfig, progress: &mut dyn FnMut(Update)) -> Result<Summar
         } else {
             summary.draws += 1;
         }
-        if let Some(f) = file.as_mut() {
+        if let Some(f) = self.file.as_mut() {
             let mut tags = vec![
                 ("Event".to_string(), "Rukav arena".to_string()),
                 ("Site".to_string(), "local".to_string()),
                 ("Date".to_string(), today()),
-                ("Round".to_string(), (g + 1).to_string()),
+                ("Round".to_string(), (index + 1).to_string()),
             ];
-            for b in 0..n {
-                for c in Color::ALL {
-                    let p = arena.proc_of(b, c, swapped);
-                    tags.push((seat_name(b, c), arena.procs[p].name.clone()));
-                }
-            }
-            if n == 3 {
+            tags.extend(seats);
+            if cfg.form.boards() == 3 {
                 tags.push(("Boards".into(), "3".into()));
             }
             tags.push(("Variant".into(), "bughouse".into()));
@@ -592,7 +754,7 @@ pub fn run(cfg: &ArenaConfig, progress: &mut dyn FnMut(Update)) -> Result<Summar
         };
         let line = format!(
             "game {}/{}{}: {} {} ({} moves) | team 1 W {} D {} L {} | Elo {}",
-            g + 1,
+            index + 1,
             cfg.games,
             if swapped {
                 " (teams swapped seats)"
@@ -607,7 +769,7 @@ pub fn run(cfg: &ArenaConfig, progress: &mut dyn FnMut(Update)) -> Result<Summar
             summary.losses,
             format_elo(elo, err)
         );
-        (arena.progress)(Update::Game(g + 1, &line));
+        progress(Update::Game(summary.games.len() as u32 + 1, &line));
         summary.games.push(GameRecord {
             result,
             swapped,
@@ -615,9 +777,8 @@ pub fn run(cfg: &ArenaConfig, progress: &mut dyn FnMut(Update)) -> Result<Summar
             moves: game.plies(),
             ptells,
         });
+        Ok(())
     }
-    arena.quit_all();
-    Ok(summary)
 }
 
 fn cfg_cmd(cfg: &ArenaConfig, p: usize) -> String {

@@ -2,7 +2,8 @@
 //! that answer at once from a fixed list of moves (by colour), or crash, or
 //! never answer, or play an illegal move. No test asserts anything about
 //! time; hanging engines lose on a short clock. An engine that stops
-//! reading its input is killed and restarted between games.
+//! reading its input is killed and restarted between games. A move written
+//! `e2e4@200` is played after 200 ms; a log starts with the process id.
 
 use super::ArenaConfig;
 use super::{self as arena};
@@ -12,14 +13,18 @@ use rukav::{Rules, Variant};
 use std::path::PathBuf;
 
 const FAKE: &str = r#"
-import sys
+import os, sys, time
 log = None if sys.argv[1] == '-' else open(sys.argv[1], 'a')
+if log:
+    log.write('pid %d\n' % os.getpid())
+    log.flush()
 ext = sys.argv[2] == 'ext'
 def parse(s):
     return [] if s == '-' else s.split(',')
 lists = {'w': parse(sys.argv[3]), 'b': parse(sys.argv[4])}
 ptell = sys.argv[5] if len(sys.argv) > 5 and sys.argv[5] != '-' else None
-gamble = sys.argv[6] if len(sys.argv) > 6 else None
+gamble = sys.argv[6] if len(sys.argv) > 6 and sys.argv[6] != '-' else None
+name = sys.argv[7] if len(sys.argv) > 7 else 'Fake'
 idx = {'w': 0, 'b': 0}
 side = 'w'
 def out(s):
@@ -31,7 +36,7 @@ for line in sys.stdin:
         log.write(line + '\n')
         log.flush()
     if line == 'uci':
-        out('id name Fake')
+        out('id name ' + name)
         out('option name UCI_Variant type combo default chess var chess var bughouse')
         if ext:
             out('option name UCI_Bughouse type check default false')
@@ -55,8 +60,10 @@ for line in sys.stdin:
         if m == 'HANG':
             continue
         if m == 'DEAF':
-            import time
             time.sleep(3600)
+        if '@' in m:
+            m, ms = m.split('@')
+            time.sleep(int(ms) / 1000)
         if ptell:
             out('info string ptell ' + ptell)
         out('bestmove ' + m)
@@ -110,6 +117,14 @@ impl Dir {
         cmd
     }
 
+    /// A fake engine without the extension that says `id name <name>` and
+    /// logs its input to `log`.
+    fn engine_named(&self, log: &str, white: &str, black: &str, name: &str) -> String {
+        let mut cmd = self.engine(Some(log), false, white, black);
+        cmd.push_str(&format!(" - - {name}"));
+        cmd
+    }
+
     fn path(&self, f: &str) -> PathBuf {
         self.0.join(f)
     }
@@ -150,6 +165,7 @@ fn config(
         max_moves: 400,
         handshake_ms: 20_000,
         engine_options: [Vec::new(), Vec::new()],
+        concurrency: 1,
     }
 }
 
@@ -489,4 +505,149 @@ fn endings_are_counted_without_names() {
         super::ending_kind("BlackB (x) played an illegal move: e2e5"),
         "played an illegal move"
     );
+}
+
+/// Tags (but the date), result, result comment, moves of board A.
+type GameKey = (Vec<(String, String)>, String, Option<String>, Vec<String>);
+
+/// One game of a BPGN file, without what depends on timing (clocks, and
+/// how far board B got).
+fn game_key(g: &bpgn::ReadGame) -> GameKey {
+    let tags = g
+        .tags
+        .iter()
+        .filter(|(k, _)| k != "Date")
+        .cloned()
+        .collect();
+    let board_a = g
+        .game
+        .moves()
+        .iter()
+        .filter(|m| m.board == 0)
+        .map(|m| m.san.clone())
+        .collect();
+    (tags, g.result.clone(), g.result_comment.clone(), board_a)
+}
+
+/// A 4-game match at `concurrency`: the BPGN text, the summary, the game
+/// lines, and how many engine processes were started.
+fn concurrent_match(d: &Dir, concurrency: u32) -> (String, arena::Summary, Vec<String>, usize) {
+    // Team 1's board-A engine mates slowly as White (game 1, 3) and plays
+    // an illegal move at once as Black (games 2, 4, seats swapped): the
+    // even games end long before the odd ones.
+    let slow_mate = "e2e4@150,f1c4@150,d1h5@150,h5f7@150";
+    let log = |seat: &str| format!("{seat}-{concurrency}.log");
+    let t1a = d.engine_named(&log("t1a"), slow_mate, "a1a1", "T1A");
+    let t1b = d.engine_named(&log("t1b"), QUIET_W, QUIET_B, "T1B");
+    let t2a = d.engine_named(&log("t2a"), QUIET_W, SCHOLAR_B, "T2A");
+    let t2b = d.engine_named(&log("t2b"), QUIET_W, QUIET_B, "T2B");
+    let mut cfg = config(vec![t1a, t1b], vec![t2a, t2b], Form::TwoBoards, 4, 60_000);
+    cfg.concurrency = concurrency;
+    let file = d.path(&format!("games-{concurrency}.bpgn"));
+    cfg.bpgn = Some(file.clone());
+    let mut lines = Vec::new();
+    let s = arena::run(&cfg, &mut |u| {
+        if let arena::Update::Game(_, l) = u {
+            lines.push(l.to_string());
+        }
+    })
+    .unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut pids = std::collections::HashSet::new();
+    for seat in ["t1a", "t1b", "t2a", "t2b"] {
+        let l = std::fs::read_to_string(d.path(&log(seat))).unwrap();
+        pids.extend(
+            l.lines()
+                .filter(|l| l.starts_with("pid "))
+                .map(String::from),
+        );
+    }
+    (text, s, lines, pids.len())
+}
+
+#[test]
+fn concurrent_games_are_recorded_in_game_order() {
+    let d = Dir::new("concurrency");
+    let (text1, s1, lines1, procs1) = concurrent_match(&d, 1);
+    let (text2, s2, lines2, procs2) = concurrent_match(&d, 2);
+    // One set of four engines per slot: no process is in two games at once.
+    assert_eq!(procs1, 4);
+    assert_eq!(procs2, 8);
+    for (text, s, lines) in [(&text1, &s1, &lines1), (&text2, &s2, &lines2)] {
+        // Game index, not finishing order: odd games are team 1's wins
+        // with team 1's engines on their own seats.
+        let scores: Vec<f64> = s.games.iter().map(|g| g.score).collect();
+        assert_eq!(scores, vec![1.0, 0.0, 1.0, 0.0], "{lines:?}");
+        let swapped: Vec<bool> = s.games.iter().map(|g| g.swapped).collect();
+        assert_eq!(swapped, vec![false, true, false, true]);
+        assert_eq!((s.wins, s.draws, s.losses), (2, 0, 2));
+        assert_eq!(s.games[0].result.reason, "BlackA checkmated");
+        assert!(
+            s.games[1]
+                .result
+                .reason
+                .contains("BlackA (T1A) played an illegal move"),
+            "{}",
+            s.games[1].result.reason
+        );
+        for (i, l) in lines.iter().enumerate() {
+            assert!(l.starts_with(&format!("game {}/4", i + 1)), "{lines:?}");
+        }
+        assert_eq!(lines.len(), 4);
+        // The last line's totals are the match's.
+        assert!(lines[3].contains("team 1 W 2 D 0 L 2"), "{lines:?}");
+        let games = bpgn::read(text, rules()).unwrap();
+        let rounds: Vec<&str> = games.iter().filter_map(|g| g.tag("Round")).collect();
+        assert_eq!(rounds, vec!["1", "2", "3", "4"], "{text}");
+        let white_a: Vec<&str> = games.iter().filter_map(|g| g.tag("WhiteA")).collect();
+        assert_eq!(white_a, vec!["T1A", "T2A", "T1A", "T2A"], "{text}");
+        let summary = bpgn::check(text, rules()).unwrap();
+        assert!(summary.starts_with("4 games replayed"), "{summary}");
+    }
+    // The same games, in the same order, with and without concurrency.
+    let keys = |text: &str| -> Vec<_> {
+        bpgn::read(text, rules())
+            .unwrap()
+            .iter()
+            .map(game_key)
+            .collect()
+    };
+    assert_eq!(keys(&text1), keys(&text2));
+}
+
+#[test]
+fn concurrency_out_of_range_is_refused() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: arena::ArenaArgs,
+    }
+    let parse = |n: &str| {
+        Cli::try_parse_from(["x", "--team1", "a", "--team2", "b", "--concurrency", n])
+            .map(|c| c.args.concurrency)
+    };
+    assert_eq!(parse("3").unwrap(), 3);
+    for bad in ["0", "257", "-1", "two"] {
+        assert!(parse(bad).is_err(), "{bad}");
+    }
+    let ok = Cli::parse_from(["x", "--team1", "a", "--team2", "b"]);
+    assert_eq!(ok.args.concurrency, 1);
+    let mut args = ok.args;
+    args.concurrency = 0;
+    let err = ArenaConfig::from_args(&args).unwrap_err();
+    assert!(err.contains("--concurrency"), "{err}");
+    // A configuration built in code is checked too, before any engine starts.
+    let d = Dir::new("concurrency0");
+    let e = d.engine(None, false, QUIET_W, QUIET_B);
+    let mut cfg = config(
+        vec![e.clone(), e.clone()],
+        vec![e.clone(), e],
+        Form::TwoBoards,
+        2,
+        60_000,
+    );
+    cfg.concurrency = 0;
+    let err = arena::run(&cfg, &mut |_| {}).unwrap_err();
+    assert!(err.contains("--concurrency"), "{err}");
 }
