@@ -585,6 +585,13 @@ impl Engine {
                 *s = Instant::now();
             }
             r.shared.pondering.store(false, Ordering::Relaxed);
+            // A restart (a pocket change) goes on as a timed search whose
+            // clock started now, not as a ponder search waiting for a
+            // second `ponderhit`.
+            if let Some(last) = &mut self.last_go {
+                last.request.ponder = false;
+                last.started = Instant::now();
+            }
         }
     }
 

@@ -216,3 +216,28 @@ fn a_session_of_go_holding_stop_position_gets_one_bestmove_per_go() {
     }
     e.quit_ok();
 }
+
+#[test]
+fn a_pocket_change_after_ponderhit_restarts_a_timed_search() {
+    // After `ponderhit` the search is timed: one restarted by a pocket
+    // change must end on its own, not ponder again until a second
+    // `ponderhit` or `stop`.
+    let mut e = common::Engine::start();
+    e.send("setoption name UCI_Variant value bughouse");
+    e.send("setoption name UCI_Bughouse value true");
+    e.send(&format!("position fen {}", FENS[1]));
+    e.send("go ponder wtime 3000 btime 3000");
+    e.send("ponderhit");
+    e.send("bughouse holding QRBNPqrbnpp");
+    let (_, mv) = e.bestmove();
+    let root = Position::from_fen(FENS[1], Variant::Bughouse.rules()).unwrap();
+    assert!(root.parse_uci_move(&mv).is_ok(), "illegal bestmove {mv}");
+    // And it answered once: nothing more before `readyok`.
+    e.send("stop");
+    let more = e.sync();
+    assert!(
+        !more.iter().any(|l| l.starts_with("bestmove")),
+        "a second bestmove: {more:?}"
+    );
+    e.quit_ok();
+}
