@@ -20,7 +20,7 @@ use crate::search::{
     self, Info, Limits, Progress, Report, SearchResult, Shared, ThreadTables, TranspositionTable,
 };
 use crate::types::{Color, Move, PieceType};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -115,8 +115,24 @@ fn fresh_seed() -> u64 {
     Rng(nanos ^ u64::from(std::process::id()).rotate_left(32)).next_u64()
 }
 
+/// The one answer of a search (UCI: one `bestmove` per `go`). It is
+/// claimed once: by the search thread, which then reports its result, or
+/// by [`Engine::abort`], which then keeps it from being reported. Whoever
+/// claims first wins, so a search reports at most once, and an abort that
+/// comes too late (the result is already out) knows it.
+#[derive(Default)]
+struct Answer(AtomicBool);
+
+impl Answer {
+    /// Claims the answer; true for the first caller only.
+    fn claim(&self) -> bool {
+        !self.0.swap(true, Ordering::AcqRel)
+    }
+}
+
 struct Running {
     shared: Arc<Shared>,
+    answer: Arc<Answer>,
     handle: JoinHandle<()>,
 }
 
@@ -306,8 +322,9 @@ impl Engine {
                 }
             }
         }
-        let restart = if self.is_searching() {
-            self.abort();
+        // A search that has already reported (its bestmove may be crossing
+        // this command) is over: restarting it would answer its `go` twice.
+        let restart = if self.abort() {
             self.last_go.take()
         } else {
             None
@@ -335,15 +352,20 @@ impl Engine {
         }
     }
 
-    /// Ends a running search without reporting its result.
-    pub fn abort(&mut self) {
-        if let Some(r) = self.running.take() {
-            r.shared.silent.store(true, Ordering::Relaxed);
-            r.shared.halt.store(true, Ordering::Relaxed);
-            r.shared.stop.store(true, Ordering::Relaxed);
-            r.handle.thread().unpark();
-            let _ = r.handle.join();
-        }
+    /// Ends a running search without reporting its result. Returns true
+    /// when that kept its result back (the search had not reported); false
+    /// when no search ran or it had already reported (or was reporting)
+    /// its result, which then stands.
+    pub fn abort(&mut self) -> bool {
+        let Some(r) = self.running.take() else {
+            return false;
+        };
+        let suppressed = r.answer.claim();
+        r.shared.halt.store(true, Ordering::Relaxed);
+        r.shared.stop.store(true, Ordering::Relaxed);
+        r.handle.thread().unpark();
+        let _ = r.handle.join();
+        suppressed
     }
 
     /// The network searches of the current variant evaluate with, when
@@ -497,6 +519,8 @@ impl Engine {
         // timed play tries it first with few pieces (search::pns::plan).
         let plan = pns::plan(&root, &limits, request.ponder, self.hash_mb);
         let s = shared.clone();
+        let answer = Arc::new(Answer::default());
+        let claim = answer.clone();
         let out = listener.clone();
         let handle = std::thread::spawn(move || {
             let report = ToListener(out.as_ref());
@@ -538,11 +562,15 @@ impl Engine {
             {
                 std::thread::park_timeout(Duration::from_millis(1));
             }
-            if !s.silent.load(Ordering::Relaxed) {
+            if claim.claim() {
                 out.best_move(&result);
             }
         });
-        self.running = Some(Running { shared, handle });
+        self.running = Some(Running {
+            shared,
+            answer,
+            handle,
+        });
         self.last_go = Some(LastGo {
             request,
             started: Instant::now(),
@@ -557,6 +585,13 @@ impl Engine {
                 *s = Instant::now();
             }
             r.shared.pondering.store(false, Ordering::Relaxed);
+            // A restart (a pocket change) goes on as a timed search whose
+            // clock started now, not as a ponder search waiting for a
+            // second `ponderhit`.
+            if let Some(last) = &mut self.last_go {
+                last.request.ponder = false;
+                last.started = Instant::now();
+            }
         }
     }
 

@@ -159,9 +159,6 @@ pub struct Shared {
     pub nodes: AtomicU64,
     /// When the clock started (reset by ponderhit).
     pub start: std::sync::Mutex<Instant>,
-    /// Set to end the search without reporting a result (a bughouse pocket
-    /// change restarts the search).
-    pub silent: AtomicBool,
     /// The threads' histories, kept from one search to the next of a game.
     pub tables: Arc<ThreadTables>,
     /// Set by the caller's `stop` (never by the search): a finished
@@ -223,7 +220,6 @@ impl Shared {
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             start: std::sync::Mutex::new(Instant::now()),
-            silent: AtomicBool::new(false),
             tables,
             halt: AtomicBool::new(false),
             root_progress: AtomicU64::new(0),
