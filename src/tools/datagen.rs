@@ -326,13 +326,15 @@ pub struct DatagenArgs {
     /// Variant to play. `bughouse` plays whole two-board games, Rukav on
     /// all four seats, pieces captured on one board arriving in the other
     /// board's pockets, scheduled by simulated clocks (--sim-tc,
-    /// --sim-move-ms): of the two boards, the search that ends first in
-    /// simulated time is played first, a search starts again when its
-    /// board's pockets change, a side without a legal move waits with its
-    /// clock running. A game ends by mate or flag on either board (that
-    /// seat's team loses), threefold repetition on a board, or 400 plies on
-    /// a board (draws). Both boards' positions are written, each with the
-    /// result for the team of its White (team 1: White on A, Black on B).
+    /// --sim-move-ms): each board draws its own opening; of the two
+    /// boards' searches the one that ends first in simulated time is played
+    /// first (ties: board A), a search starts again when its board's
+    /// pockets change, a side without a legal move waits with its clock
+    /// running. A game ends by mate on either board or a clock that runs
+    /// out before the next move (that seat's team loses), threefold
+    /// repetition on a board, or 400 plies on a board (draws). Both boards'
+    /// positions are written, each with the result for the team of its
+    /// White (team 1: White on A, Black on B).
     #[arg(long, default_value = "crazyhouse", value_parser = super::variant_parser())]
     pub variant: Variant,
     /// Games in the whole run (game indices 0..GAMES).
