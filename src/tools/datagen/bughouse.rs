@@ -211,23 +211,20 @@ pub fn play(cfg: &DatagenConfig, rng: &mut Rng, engines: &mut [Engine]) -> Optio
             .filter_map(|b| pending[b].as_ref().map(|p| (p.done_at, b)))
             .min();
         let flag = game.next_flag_ms();
-        let (at, board) = match (next, flag) {
-            (Some((at, _)), Some(f)) if f <= at => {
-                game.tick(f);
-                now = f;
-                continue;
+        // A flag first when it falls no later than the next move (or when
+        // no search runs: both boards wait, the first clock to run out decides).
+        if let Some(f) = flag.filter(|&f| next.is_none_or(|(at, _)| f <= at)) {
+            game.tick(f);
+            if !game.is_over() {
+                // Not expected: a flag ends a two-board game.
+                game.draw("a flag that ended nothing".into(), f);
             }
-            (None, Some(f)) => {
-                // Both boards wait: the first clock to run out decides.
-                game.tick(f);
-                now = f;
-                continue;
-            }
-            (Some(next), _) => next,
-            (None, None) => {
-                game.draw("no board can move".into(), now);
-                break;
-            }
+            break;
+        }
+        let Some((at, board)) = next else {
+            // Untimed and both boards waiting (not expected: clocks run).
+            game.draw("no board can move".into(), now);
+            break;
         };
         let Some(p) = pending[board].take() else {
             break;
