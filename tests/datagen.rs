@@ -1,7 +1,7 @@
 //! `rukav datagen` from the command line: a stopped run resumes to the
 //! bytes of a run that never stopped, and slices of one run concatenate to
 //! the whole (the in-process reproducibility tests are unit tests of
-//! `src/tools/datagen`).
+//! `src/tools/datagen`). Bughouse (two-board games) is checked the same way.
 
 /// Runs `rukav datagen` into `out` with `games` and `nodes`; returns its stderr
 /// and whether it succeeded.
@@ -86,5 +86,86 @@ fn slices_concatenate_to_the_whole_run() {
     assert!(ok, "{log}");
     assert!(log.contains("resuming at game 5"), "{log}");
     assert_eq!(std::fs::read(&b).unwrap(), before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs `rukav datagen --variant bughouse` (two-board games) into `out`.
+fn bughouse_cli(out: &std::path::Path, extra: &[&str]) -> (bool, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_rukav"))
+        .args([
+            "datagen",
+            "--variant",
+            "bughouse",
+            "--nodes",
+            "300",
+            "--seed",
+            "3",
+            "--random-plies",
+            "2",
+        ])
+        .args(extra)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bughouse_runs_resume_split_and_ignore_the_thread_count() {
+    let dir = std::env::temp_dir().join(format!("rukav-datagen-bug-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
+    let (ok, log) = bughouse_cli(&dir.join("whole.bin"), &["--games", "3", "--threads", "2"]);
+    assert!(ok, "{log}");
+    let whole = read("whole.bin");
+    assert!(!whole.is_empty() && whole.len() % 64 == 0);
+    // Every record is a bughouse position (variant id 2).
+    assert!(whole.chunks(64).all(|r| r[41] == 2));
+    let (ok, log) = bughouse_cli(&dir.join("one.bin"), &["--games", "3", "--threads", "1"]);
+    assert!(ok, "{log}");
+    assert_eq!(read("one.bin"), whole, "the thread count changed the data");
+    // Stopped after one game and run again: the bytes of the whole run.
+    let parts = dir.join("parts.bin");
+    assert!(bughouse_cli(&parts, &["--games", "1", "--threads", "2"]).0);
+    let (ok, log) = bughouse_cli(&parts, &["--games", "3", "--threads", "2"]);
+    assert!(ok, "{log}");
+    assert!(log.contains("resuming at game 1"), "{log}");
+    assert_eq!(read("parts.bin"), whole);
+    // Other simulated clocks make other data: no appending to this file.
+    let (ok, log) = bughouse_cli(&parts, &["--games", "4", "--sim-tc", "20+1"]);
+    assert!(!ok);
+    assert!(log.contains("made by another run"), "{log}");
+    // Slices concatenate to the whole run.
+    assert!(bughouse_cli(&dir.join("a.bin"), &["--slice", "0..1"]).0);
+    assert!(bughouse_cli(&dir.join("b.bin"), &["--slice", "1..3"]).0);
+    assert_eq!([read("a.bin"), read("b.bin")].concat(), whole);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_simulated_clocks_are_refused() {
+    let dir = std::env::temp_dir().join(format!("rukav-datagen-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("bad.bin");
+    for extra in [
+        &["--sim-tc", "fast"][..],
+        &["--sim-tc", "0+1"],
+        &["--sim-tc", "-5+1"],
+        &["--sim-move-ms", "0"],
+        &["--sim-move-ms", "x"],
+    ] {
+        let (ok, log) = bughouse_cli(&out, &[extra, &["--games", "1"]].concat());
+        assert!(!ok, "{extra:?} was accepted");
+        assert!(!log.contains("panicked"), "{log}");
+    }
+    // The simulated clocks are for bughouse only.
+    let (ok, log) = datagen_with(&out, &["--games", "1", "--sim-tc", "10+1"]);
+    assert!(!ok);
+    assert!(log.contains("bughouse only"), "{log}");
+    assert!(!out.exists() || std::fs::read(&out).unwrap().is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }

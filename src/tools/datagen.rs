@@ -1,6 +1,9 @@
 //! Self-play data generation (`rukav datagen`): games played by the engine
 //! against itself, their quiet positions written as [`Record`]s in game
 //! order, reproducible byte for byte, resumable from a progress file.
+//!
+//! Bughouse games are whole two-board games with Rukav on all four seats,
+//! scheduled by simulated clocks ([`bughouse`] describes the rules).
 
 use super::progress::Progress;
 use super::record::{Record, RECORD_SIZE};
@@ -38,6 +41,35 @@ pub struct DatagenConfig {
     pub opening_limit: Option<i32>,
     /// Seed of the random openings.
     pub seed: u64,
+    /// Simulated clocks of two-board (bughouse) games; unused otherwise.
+    pub sim: SimClock,
+}
+
+/// The simulated time of a two-board game ([`bughouse`]): every seat's
+/// clock and what a move costs on it. Simulated, so that a game is the same
+/// whatever the machine's speed and load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimClock {
+    /// Starting time of every seat's clock (simulated ms).
+    pub base_ms: u64,
+    /// Added to the mover's clock after each move (simulated ms).
+    pub inc_ms: u64,
+    /// Simulated thinking time of a search that uses the whole node budget,
+    /// before the random factor (0.5 to 1.5) of each move.
+    pub move_ms: u64,
+}
+
+impl Default for SimClock {
+    /// 30 s + 1 s per move, 1 s per full search: a seat that keeps moving
+    /// keeps about its base time, a seat that waits for a piece loses on
+    /// time after about 30 moves of the other board.
+    fn default() -> SimClock {
+        SimClock {
+            base_ms: 30_000,
+            inc_ms: 1_000,
+            move_ms: 1_000,
+        }
+    }
 }
 
 /// Nodes of the search that judges a random opening ([`DatagenConfig::opening_limit`]).
@@ -125,7 +157,8 @@ fn play_game(cfg: &DatagenConfig, rng: &mut Rng, engine: &mut Engine) -> Vec<Rec
             break;
         }
         if !pos.has_legal_move() {
-            // Bughouse: a side that must wait for a piece; count it as lost here.
+            // No move and no outcome (a board waiting for a piece, which
+            // single-board games never get): count it as lost.
             result = if pos.side_to_move() == Color::White {
                 0
             } else {
@@ -216,8 +249,15 @@ pub fn run(
             let written = &written;
             let error = &error;
             scope.spawn(move || {
-                let mut engine = Engine::new();
-                engine.set_rules(cfg.rules);
+                // One engine per board: two for bughouse.
+                let boards = if cfg.rules.two_boards { 2 } else { 1 };
+                let mut engines: Vec<Engine> = (0..boards)
+                    .map(|_| {
+                        let mut engine = Engine::new();
+                        engine.set_rules(cfg.rules);
+                        engine
+                    })
+                    .collect();
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -226,7 +266,12 @@ pub fn run(
                     if index >= cfg.games {
                         break;
                     }
-                    let records = play_game(cfg, &mut Rng::for_index(cfg.seed, index), &mut engine);
+                    let mut rng = Rng::for_index(cfg.seed, index);
+                    let records = if cfg.rules.two_boards {
+                        bughouse::play_game(cfg, &mut rng, &mut engines)
+                    } else {
+                        play_game(cfg, &mut rng, &mut engines[0])
+                    };
                     let mut bytes = Vec::with_capacity(records.len() * RECORD_SIZE);
                     for r in &records {
                         bytes.extend_from_slice(&r.bytes);
@@ -278,7 +323,18 @@ pub struct DatagenArgs {
     /// the run is, so running the same command again resumes it.
     #[arg(long)]
     pub out: PathBuf,
-    /// Variant to play.
+    /// Variant to play. `bughouse` plays whole two-board games, Rukav on
+    /// all four seats, pieces captured on one board arriving in the other
+    /// board's pockets, scheduled by simulated clocks (--sim-tc,
+    /// --sim-move-ms): each board draws its own opening; of the two
+    /// boards' searches the one that ends first in simulated time is played
+    /// first (ties: board A), a search starts again when its board's
+    /// pockets change, a side without a legal move waits with its clock
+    /// running. A game ends by mate on either board or a clock that runs
+    /// out before the next move (that seat's team loses), threefold
+    /// repetition on a board, or 400 plies on a board (draws). Both boards'
+    /// positions are written, each with the result for the team of its
+    /// White (team 1: White on A, Black on B).
     #[arg(long, default_value = "crazyhouse", value_parser = super::variant_parser())]
     pub variant: Variant,
     /// Games in the whole run (game indices 0..GAMES).
@@ -305,9 +361,20 @@ pub struct DatagenArgs {
     /// many centipawns for either side (0: keep every opening).
     #[arg(long, default_value_t = 0)]
     pub opening_limit: u32,
-    /// Seed of the random openings.
+    /// Seed of the random openings (and, in bughouse, of the simulated
+    /// thinking times).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Bughouse only: every seat's simulated clock, SECONDS+INCREMENT
+    /// (default 30+1). Simulated time, not the machine's: the data do not
+    /// depend on the machine's speed.
+    #[arg(long, value_name = "SECONDS+INC")]
+    pub sim_tc: Option<String>,
+    /// Bughouse only: simulated milliseconds of a move that searches the
+    /// whole node budget, times a random factor from 0.5 to 1.5 drawn
+    /// from the game's seed (default 1000).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub sim_move_ms: Option<u64>,
 }
 
 /// Parses `A..B` (game indices, A < B).
@@ -353,6 +420,19 @@ pub fn main(args: DatagenArgs) -> Result<(), String> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let (slice_start, end) = args.slice.unwrap_or((0, args.games));
     let variant = args.variant;
+    let two_boards = variant.rules().two_boards;
+    if !two_boards && (args.sim_tc.is_some() || args.sim_move_ms.is_some()) {
+        return Err("--sim-tc and --sim-move-ms apply to --variant bughouse only".into());
+    }
+    let mut sim = SimClock::default();
+    if let Some(text) = &args.sim_tc {
+        let tc = super::arena::parse_tc(text)?;
+        sim.base_ms = tc.base_ms;
+        sim.inc_ms = tc.inc_ms;
+    }
+    if let Some(ms) = args.sim_move_ms {
+        sim.move_ms = ms;
+    }
     // What makes the data: a resumed run must have the same. The embedded
     // network counts only for the variants it evaluates.
     let net = match rukav::eval::nnue::embedded_for(variant) {
@@ -368,6 +448,14 @@ pub fn main(args: DatagenArgs) -> Result<(), String> {
     );
     if args.opening_limit > 0 {
         fingerprint.push_str(&format!(" opening-limit {}", args.opening_limit));
+    }
+    if two_boards {
+        // Two-board games: other data than the single-board bughouse games
+        // earlier versions wrote, so their progress files do not resume.
+        fingerprint.push_str(&format!(
+            " two-board sim-tc {}+{}ms sim-move-ms {}",
+            sim.base_ms, sim.inc_ms, sim.move_ms
+        ));
     }
     if slice_start > 0 {
         fingerprint.push_str(&format!(" slice-start {slice_start}"));
@@ -422,6 +510,7 @@ pub fn main(args: DatagenArgs) -> Result<(), String> {
         random_plies: args.random_plies,
         opening_limit: (args.opening_limit > 0).then_some(args.opening_limit as i32),
         seed: args.seed,
+        sim,
     };
     let stop = AtomicBool::new(false);
     let checkpoint_error = Mutex::new(None::<String>);
@@ -487,5 +576,6 @@ fn parse_progress(text: &str, fingerprint: &str) -> Result<(u64, u64), String> {
     }
 }
 
+pub mod bughouse;
 #[cfg(test)]
 mod tests;

@@ -19,6 +19,7 @@ fn config(first_game: u64, games: u64, threads: usize) -> DatagenConfig {
         random_plies: 4,
         opening_limit: None,
         seed: 11,
+        sim: SimClock::default(),
     }
 }
 
