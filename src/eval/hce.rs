@@ -103,7 +103,7 @@ weight_groups! {
     /// Antichess liability per piece: P N B R Q K.
     ANTI = [60, 90, 90, 110, 140, 80];
     /// Antichess mobility per square.
-    ANTI_MOBILITY = [12];
+    ANTI_MOBILITY = [24];
     /// Antichess: having a capture (hence owing one) is a liability; this
     /// weight is divided by one plus the number of those captures the
     /// opponent must answer by taking back.
