@@ -12,19 +12,12 @@ fn datagen_cli(out: &std::path::Path, games: u64, nodes: u64) -> (bool, String) 
     )
 }
 
-/// Runs `rukav datagen` into `out` with extra arguments.
-fn datagen_with(out: &std::path::Path, extra: &[&str]) -> (bool, String) {
+/// Runs `rukav datagen` into `out` with the given arguments; returns
+/// whether it succeeded and its stderr.
+fn run_datagen(out: &std::path::Path, args: &[&str]) -> (bool, String) {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_rukav"))
-        .args([
-            "datagen",
-            "--threads",
-            "2",
-            "--seed",
-            "4",
-            "--random-plies",
-            "6",
-        ])
-        .args(extra)
+        .arg("datagen")
+        .args(args)
         .arg("--out")
         .arg(out)
         .output()
@@ -33,6 +26,12 @@ fn datagen_with(out: &std::path::Path, extra: &[&str]) -> (bool, String) {
         output.status.success(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// Runs `rukav datagen` into `out` with extra arguments.
+fn datagen_with(out: &std::path::Path, extra: &[&str]) -> (bool, String) {
+    let base = ["--threads", "2", "--seed", "4", "--random-plies", "6"];
+    run_datagen(out, &[&base[..], extra].concat())
 }
 
 #[test]
@@ -91,27 +90,17 @@ fn slices_concatenate_to_the_whole_run() {
 
 /// Runs `rukav datagen --variant bughouse` (two-board games) into `out`.
 fn bughouse_cli(out: &std::path::Path, extra: &[&str]) -> (bool, String) {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_rukav"))
-        .args([
-            "datagen",
-            "--variant",
-            "bughouse",
-            "--nodes",
-            "300",
-            "--seed",
-            "3",
-            "--random-plies",
-            "2",
-        ])
-        .args(extra)
-        .arg("--out")
-        .arg(out)
-        .output()
-        .unwrap();
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    let base = [
+        "--variant",
+        "bughouse",
+        "--nodes",
+        "300",
+        "--seed",
+        "3",
+        "--random-plies",
+        "2",
+    ];
+    run_datagen(out, &[&base[..], extra].concat())
 }
 
 #[test]
