@@ -68,7 +68,12 @@ pub fn loss(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
 pub fn relevant_weights(rules: &Rules) -> Vec<usize> {
     use rukav::eval::w;
     let groups: &[(usize, usize)] = if rules.losers_win {
-        &[(w::ANTI, 6), (w::ANTI_MOBILITY, 1)]
+        &[
+            (w::ANTI, 6),
+            (w::ANTI_MOBILITY, 1),
+            (w::ANTI_CAPTURE, 1),
+            (w::ANTI_FORCE, 2),
+        ]
     } else if rules.drops {
         &[
             (w::ZH_BOARD, 5),
