@@ -101,7 +101,7 @@ weight_groups! {
     /// Undefended empty square next to the king (drop variants), in units.
     HOLE = [4];
     /// Antichess liability per piece: P N B R Q K.
-    ANTI = [60, 90, 90, 110, 140, 80];
+    ANTI = [60, 90, 90, 110, 140, 0];
     /// Antichess mobility per square.
     ANTI_MOBILITY = [24];
     /// Antichess: having a capture (hence owing one) is a liability; this
