@@ -16,7 +16,8 @@ use super::progress::Progress;
 use super::record::read_records;
 use rayon::prelude::*;
 use rukav::eval::nnue::{
-    active_features, output_bucket, Network, INPUTS, MAX_BUCKETS, MAX_HIDDEN, QA, QB, SCALE,
+    active_features, output_bucket, Network, BOARD_FEATURES, INPUTS, MAX_BUCKETS, MAX_HIDDEN, QA,
+    QB, SCALE,
 };
 use rukav::rng::Rng;
 use rukav::{Color, Variant};
@@ -59,11 +60,20 @@ pub struct TrainArgs {
     /// Random seed (initial weights, shuffling, validation split).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Also train on each position mirrored left to right (files a-h
+    /// swapped), which the rules of the drop variants leave equal in value
+    /// apart from castling, which the network does not see. A position and
+    /// its mirror image are on the same side of the validation split.
+    #[arg(long)]
+    pub mirror: bool,
 }
 
 /// Training positions as feature lists (side to move's and the other
 /// side's view) and targets.
 struct Samples {
+    /// Samples per record: 2 with `--mirror` (the record, then its mirror
+    /// image), else 1.
+    copies: usize,
     features: Vec<u16>,
     /// Per sample: start in `features`, number of side-to-move features,
     /// number of other-side features, output bucket.
@@ -84,6 +94,17 @@ impl Samples {
     }
 }
 
+/// The feature of the same piece on the square mirrored left to right
+/// (board features are `block * 64 + square`, so the file is the low three
+/// bits); pocket features have no square and stay.
+fn mirror_feature(f: u16) -> u16 {
+    if (f as usize) < BOARD_FEATURES {
+        f ^ 7
+    } else {
+        f
+    }
+}
+
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -91,6 +112,7 @@ fn sigmoid(x: f32) -> f32 {
 fn load(args: &TrainArgs, variant: Variant) -> Result<Samples, String> {
     let rules = variant.rules();
     let mut s = Samples {
+        copies: if args.mirror { 2 } else { 1 },
         features: Vec::new(),
         index: Vec::new(),
         targets: Vec::new(),
@@ -128,6 +150,16 @@ fn load(args: &TrainArgs, variant: Variant) -> Result<Samples, String> {
             let bucket = output_bucket(&pos, args.buckets) as u8;
             s.index.push((start, a as u8, b as u8, bucket));
             s.targets.push(target);
+            if args.mirror {
+                let mirrored_start = s.features.len() as u32;
+                let end = start as usize + a + b;
+                for i in start as usize..end {
+                    let f = mirror_feature(s.features[i]);
+                    s.features.push(f);
+                }
+                s.index.push((mirrored_start, a as u8, b as u8, bucket));
+                s.targets.push(target);
+            }
         }
     }
     eprintln!(
@@ -324,11 +356,20 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
     }
     let samples = load(args, variant)?;
     let mut rng = Rng(args.seed ^ 0x9e37_79b9_7f4a_7c15);
-    let mut order: Vec<usize> = (0..samples.targets.len()).collect();
+    // The split is by record, so that a position and its mirror image
+    // fall on the same side of it.
+    let copies = samples.copies;
+    let mut order: Vec<usize> = (0..samples.targets.len() / copies).collect();
     shuffle(&mut order, &mut rng);
     let n_valid = ((order.len() as f64 * args.validation) as usize).min(order.len() / 2);
-    let valid: Vec<usize> = order[..n_valid].to_vec();
-    let mut train_ids: Vec<usize> = order[n_valid..].to_vec();
+    let samples_of = |records: &[usize]| -> Vec<usize> {
+        records
+            .iter()
+            .flat_map(|&r| (0..copies).map(move |c| r * copies + c))
+            .collect()
+    };
+    let valid: Vec<usize> = samples_of(&order[..n_valid]);
+    let mut train_ids: Vec<usize> = samples_of(&order[n_valid..]);
 
     let mut p = Params::zeros(h, buckets);
     let uniform = |rng: &mut Rng, a: f32| -> f32 {
@@ -424,7 +465,11 @@ fn quantise(
         args.lr,
         args.lambda,
         args.seed
-    );
+    ) + if args.mirror {
+        " mirror (each position also mirrored left to right)"
+    } else {
+        ""
+    };
     Network::from_parts(h, fw, fb, ow, ob, variants, description)
 }
 
@@ -439,4 +484,57 @@ pub fn main(args: TrainArgs) -> Result<(), String> {
         bytes.len()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rukav::position::Position;
+
+    /// The FEN of `fen`'s position mirrored left to right (board ranks
+    /// reversed; the test positions have no castling rights or en passant
+    /// square).
+    fn mirrored_fen(fen: &str) -> String {
+        let (board, rest) = fen.split_once(' ').unwrap();
+        let (board, pockets) = board.split_at(board.find('[').unwrap_or(board.len()));
+        let ranks: Vec<String> = board
+            .split('/')
+            .map(|r| r.chars().rev().collect())
+            .collect();
+        format!("{}{pockets} {rest}", ranks.join("/"))
+    }
+
+    fn sorted_features(pos: &Position, perspective: Color) -> Vec<u16> {
+        let mut v = Vec::new();
+        active_features(pos, perspective, &mut v);
+        let mut v: Vec<u16> = v.into_iter().map(|f| f as u16).collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn mirrored_features_are_the_mirrored_position_features() {
+        let rules = Variant::Crazyhouse.rules();
+        for fen in [
+            "r1b1k2r/ppp2ppp/2n5/3qp3/1b1P4/2N2N2/PP3PPP/R2QKB1R[Pn] w - - 0 9",
+            "2kr3r/pbp2pp1/1p2p2p/8/3PN3/5N2/PPP2PPP/2KR3R[QBbpp] b - - 2 14",
+            "8/5k2/8/3K4/8/8/8/8[RNPPqbb] w - - 0 60",
+        ] {
+            let pos = Position::from_fen(fen, rules).unwrap();
+            let mirror = Position::from_fen(&mirrored_fen(fen), rules).unwrap();
+            for perspective in Color::ALL {
+                let mut ours: Vec<u16> = sorted_features(&pos, perspective)
+                    .into_iter()
+                    .map(mirror_feature)
+                    .collect();
+                ours.sort_unstable();
+                assert_eq!(ours, sorted_features(&mirror, perspective), "{fen}");
+                assert_ne!(
+                    ours,
+                    sorted_features(&pos, perspective),
+                    "{fen}: mirroring must move pieces"
+                );
+            }
+        }
+    }
 }
