@@ -585,8 +585,8 @@ static EMBEDDED_FILES: &[(&str, &[u8])] = &[
         include_bytes!(env!("RUKAV_EVALFILE")),
     ),
     (
-        "rukav-zh-7c08e9907fba.nnue",
-        include_bytes!("../../nets/rukav-zh-7c08e9907fba.nnue"),
+        "rukav-zh-c59f5781a2f9.nnue",
+        include_bytes!("../../nets/rukav-zh-c59f5781a2f9.nnue"),
     ),
 ];
 
