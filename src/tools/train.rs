@@ -429,7 +429,7 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
         progress.update(epoch as u64 + 1, &format!("validation loss {v:.6}"));
     }
     progress.finish();
-    quantise(&p, h, variant, args, samples.targets.len())
+    quantise(&p, h, variant, args, samples.targets.len() / samples.copies)
 }
 
 fn shuffle(v: &mut [usize], rng: &mut Rng) {
