@@ -158,3 +158,69 @@ fn bad_simulated_clocks_are_refused() {
     assert!(!out.exists() || std::fs::read(&out).unwrap().is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Runs `rukav train` with `args`; returns whether it succeeded and its stderr.
+fn run_train(args: &[&str]) -> (bool, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_rukav"))
+        .arg("train")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn train_init_starts_from_a_network_and_relabels_it() {
+    use rukav::eval::nnue::{embedded, load_file};
+    use rukav::Variant;
+    let dir = std::env::temp_dir().join(format!("rukav-train-init-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("bug.bin");
+    let (ok, log) = bughouse_cli(&data, &["--games", "2", "--threads", "2"]);
+    assert!(ok, "{log}");
+    // The embedded crazyhouse network, written to a file.
+    let (_, zh) = &embedded()[0];
+    let init = dir.join("zh.nnue");
+    std::fs::write(&init, zh.to_bytes()).unwrap();
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (data, init_arg) = (path("bug.bin"), path("zh.nnue"));
+    let common = [
+        "--data",
+        &data,
+        "--init",
+        &init_arg,
+        "--variant",
+        "bughouse",
+    ];
+    // Zero epochs: the same weights, now serving bughouse.
+    let relabelled = path("relabelled.nnue");
+    let (ok, log) = run_train(&[&common[..], &["--epochs", "0", "--out", &relabelled]].concat());
+    assert!(ok, "{log}");
+    let net = load_file(&relabelled).unwrap();
+    assert!(net.parts() == zh.parts(), "the weights changed");
+    assert_eq!((net.hidden(), net.buckets()), (zh.hidden(), zh.buckets()));
+    assert!(net.serves(Variant::Bughouse) && !net.serves(Variant::Crazyhouse));
+    assert!(
+        net.description().contains("init zh.nnue"),
+        "{}",
+        net.description()
+    );
+    // One epoch moves the weights, keeping the sizes (--hidden ignored).
+    let tuned = path("tuned.nnue");
+    let args = [
+        "--epochs", "1", "--hidden", "32", "--batch", "16", "--lr", "0.01", "--out", &tuned,
+    ];
+    let (ok, log) = run_train(&[&common[..], &args].concat());
+    assert!(ok, "{log}");
+    let net = load_file(&tuned).unwrap();
+    assert_eq!((net.hidden(), net.buckets()), (zh.hidden(), zh.buckets()));
+    assert!(net.parts().0 != zh.parts().0, "the weights did not move");
+    // A file that is not a network is refused.
+    let bad = ["--data", &data, "--init", &data, "--out", &tuned];
+    let (ok, log) = run_train(&bad);
+    assert!(!ok && log.contains("bad magic"), "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -366,6 +366,18 @@ impl Network {
         self.variants.contains(&v)
     }
 
+    /// The quantised weights, in the order of [`Network::from_parts`]:
+    /// feature weights, feature biases, output weights, output biases (the
+    /// trainer starts from them with `rukav train --init`).
+    pub fn parts(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
+        (
+            &self.feature_weights,
+            &self.feature_bias,
+            &self.output_weights,
+            &self.output_bias,
+        )
+    }
+
     #[inline]
     fn add_feature(&self, acc: &mut [i16; MAX_HIDDEN], f: usize) {
         let h = self.hidden;

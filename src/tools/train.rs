@@ -66,6 +66,13 @@ pub struct TrainArgs {
     /// its mirror image are on the same side of the validation split.
     #[arg(long)]
     pub mirror: bool,
+    /// Start from this network's weights instead of random ones (fine
+    /// tuning, e.g. a crazyhouse network on bughouse data). Its hidden size
+    /// and output buckets are used; `--hidden` and `--buckets` must match
+    /// them when given. `--epochs 0` re-labels the network for `--variant`
+    /// without changing a weight.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
 }
 
 /// Training positions as feature lists (side to move's and the other
@@ -109,7 +116,7 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn load(args: &TrainArgs, variant: Variant) -> Result<Samples, String> {
+fn load(args: &TrainArgs, variant: Variant, buckets: usize) -> Result<Samples, String> {
     let rules = variant.rules();
     let mut s = Samples {
         copies: if args.mirror { 2 } else { 1 },
@@ -147,7 +154,7 @@ fn load(args: &TrainArgs, variant: Variant) -> Result<Samples, String> {
             active_features(&pos, stm.flip(), &mut scratch);
             let b = scratch.len();
             s.features.extend(scratch.iter().map(|&f| f as u16));
-            let bucket = output_bucket(&pos, args.buckets) as u8;
+            let bucket = output_bucket(&pos, buckets) as u8;
             s.index.push((start, a as u8, b as u8, bucket));
             s.targets.push(target);
             if args.mirror {
@@ -346,15 +353,21 @@ const CHUNKS: usize = 16;
 /// Trains a network and returns it quantised.
 pub fn train(args: &TrainArgs) -> Result<Network, String> {
     let variant = args.variant;
-    let h = args.hidden;
+    let init = match &args.init {
+        Some(path) => Some(rukav::eval::nnue::load_file(&path.to_string_lossy())?),
+        None => None,
+    };
+    let (h, buckets) = match &init {
+        Some(net) => (net.hidden(), net.buckets()),
+        None => (args.hidden, args.buckets),
+    };
     if h == 0 || h > MAX_HIDDEN || !h.is_multiple_of(16) {
         return Err(format!("--hidden {h}: a multiple of 16 up to {MAX_HIDDEN}"));
     }
-    let buckets = args.buckets;
     if !(1..=MAX_BUCKETS).contains(&buckets) {
         return Err(format!("--buckets {buckets}: 1..={MAX_BUCKETS}"));
     }
-    let samples = load(args, variant)?;
+    let samples = load(args, variant, buckets)?;
     let mut rng = Rng(args.seed ^ 0x9e37_79b9_7f4a_7c15);
     // The split is by record, so that a position and its mirror image
     // fall on the same side of it.
@@ -371,20 +384,10 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
     let valid: Vec<usize> = samples_of(&order[..n_valid]);
     let mut train_ids: Vec<usize> = samples_of(&order[n_valid..]);
 
-    let mut p = Params::zeros(h, buckets);
-    let uniform = |rng: &mut Rng, a: f32| -> f32 {
-        let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
-        (2.0 * u - 1.0) * a
+    let mut p = match &init {
+        Some(net) => dequantise(net),
+        None => random_params(h, buckets, &mut rng),
     };
-    for w in &mut p.w1 {
-        *w = uniform(&mut rng, 0.1);
-    }
-    for b in &mut p.b1 {
-        *b = 0.25 + uniform(&mut rng, 0.05);
-    }
-    for w in &mut p.w2 {
-        *w = uniform(&mut rng, 1.0 / (h as f32).sqrt());
-    }
     let mut opt = Adam {
         m: Params::zeros(h, buckets),
         v: Params::zeros(h, buckets),
@@ -432,6 +435,37 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
     quantise(&p, h, variant, args, samples.targets.len() / samples.copies)
 }
 
+/// Random initial parameters.
+fn random_params(h: usize, buckets: usize, rng: &mut Rng) -> Params {
+    let mut p = Params::zeros(h, buckets);
+    let mut uniform = |a: f32| -> f32 {
+        let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+        (2.0 * u - 1.0) * a
+    };
+    for w in &mut p.w1 {
+        *w = uniform(0.1);
+    }
+    for b in &mut p.b1 {
+        *b = 0.25 + uniform(0.05);
+    }
+    for w in &mut p.w2 {
+        *w = uniform(1.0 / (h as f32).sqrt());
+    }
+    p
+}
+
+/// A network's weights as training parameters (`quantise` gives the same
+/// network back).
+fn dequantise(net: &Network) -> Params {
+    let (fw, fb, ow, ob) = net.parts();
+    Params {
+        w1: fw.iter().map(|&w| f32::from(w) / QA as f32).collect(),
+        b1: fb.iter().map(|&b| f32::from(b) / QA as f32).collect(),
+        w2: ow.iter().map(|&w| f32::from(w) / QB as f32).collect(),
+        b2: ob.iter().map(|&b| b as f32 / (QA * QB) as f32).collect(),
+    }
+}
+
 fn shuffle(v: &mut [usize], rng: &mut Rng) {
     for i in (1..v.len()).rev() {
         let j = rng.below(i + 1);
@@ -458,7 +492,7 @@ fn quantise(
     let description = format!(
         "{INPUTS}(768 board + 60 pocket) -> {h}x2 CReLU -> 1 ({} output buckets); QA {QA} QB {QB} scale {SCALE}; \
          trained by rukav train on {positions} {} positions: epochs {} batch {} lr {} lambda {} seed {}",
-        args.buckets,
+        p.b2.len(),
         variant.name(),
         args.epochs,
         args.batch,
@@ -469,6 +503,12 @@ fn quantise(
         " mirror (each position also mirrored left to right)"
     } else {
         ""
+    } + &match &args.init {
+        Some(path) => format!(
+            " init {}",
+            path.file_name().unwrap_or_default().to_string_lossy()
+        ),
+        None => String::new(),
     };
     Network::from_parts(h, fw, fb, ow, ob, variants, description)
 }
