@@ -175,6 +175,15 @@ fn the_embedded_network_loads() {
         "{}",
         net.description()
     );
+    // Bughouse has its own network, trained on two-board games; the other
+    // variants have none.
+    let (name, bug) = nnue::embedded_for(Variant::Bughouse).expect("a bughouse network");
+    assert!(name.starts_with("rukav-bug-"), "{name}");
+    assert!(!bug.serves(Variant::Crazyhouse) && !net.serves(Variant::Bughouse));
+    assert!(bug.description().contains("bughouse positions"));
+    for v in [Variant::Chess, Variant::Antichess, Variant::Giveaway] {
+        assert!(nnue::embedded_for(v).is_none(), "{v:?}");
+    }
 }
 
 /// A network with eight output buckets: each bucket speaks for its range of

@@ -600,6 +600,10 @@ static EMBEDDED_FILES: &[(&str, &[u8])] = &[
         "rukav-zh-c59f5781a2f9.nnue",
         include_bytes!("../../nets/rukav-zh-c59f5781a2f9.nnue"),
     ),
+    (
+        "rukav-bug-d4a20cde1fda.nnue",
+        include_bytes!("../../nets/rukav-bug-d4a20cde1fda.nnue"),
+    ),
 ];
 
 /// The name of the first embedded network (the default of `EvalFile`).
