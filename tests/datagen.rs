@@ -15,11 +15,15 @@ fn datagen_cli(out: &std::path::Path, games: u64, nodes: u64) -> (bool, String) 
 /// Runs `rukav datagen` into `out` with the given arguments; returns
 /// whether it succeeded and its stderr.
 fn run_datagen(out: &std::path::Path, args: &[&str]) -> (bool, String) {
+    let out = out.to_string_lossy();
+    run_subcommand("datagen", &[args, &["--out", &out]].concat())
+}
+
+/// Runs `rukav SUBCOMMAND ARGS`; returns whether it succeeded and its stderr.
+fn run_subcommand(subcommand: &str, args: &[&str]) -> (bool, String) {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_rukav"))
-        .arg("datagen")
+        .arg(subcommand)
         .args(args)
-        .arg("--out")
-        .arg(out)
         .output()
         .unwrap();
     (
@@ -161,15 +165,7 @@ fn bad_simulated_clocks_are_refused() {
 
 /// Runs `rukav train` with `args`; returns whether it succeeded and its stderr.
 fn run_train(args: &[&str]) -> (bool, String) {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_rukav"))
-        .arg("train")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    run_subcommand("train", args)
 }
 
 #[test]

@@ -68,8 +68,8 @@ pub struct TrainArgs {
     pub mirror: bool,
     /// Start from this network's weights instead of random ones (fine
     /// tuning, e.g. a crazyhouse network on bughouse data). Its hidden size
-    /// and output buckets are used; `--hidden` and `--buckets` must match
-    /// them when given. `--epochs 0` re-labels the network for `--variant`
+    /// and output buckets are used (`--hidden` and `--buckets` are ignored).
+    /// `--epochs 0` re-labels the network for `--variant`
     /// without changing a weight.
     #[arg(long)]
     pub init: Option<PathBuf>,
