@@ -57,6 +57,7 @@ impl Arena<'_> {
         settings.handover = self.cfg.handover;
         let mut game = Game::new(settings);
         let mut ptells = 0;
+        self.talk = Default::default();
         self.gambler_wait = None;
         let errors = self.prepare();
         if !errors.is_empty() {
@@ -184,6 +185,7 @@ impl Arena<'_> {
 
     /// Tells engines about a change (pockets during their search, boards that left play).
     pub(super) fn after_change(&mut self, game: &Game, r: &Report, swapped: bool) {
+        self.talk.update(game);
         for &b in &r.pockets {
             if !game.is_live(b) {
                 continue;
@@ -234,7 +236,15 @@ impl Arena<'_> {
                     return 0;
                 }
                 if let Some(text) = line.strip_prefix("info string ptell ") {
+                    let (b, c) = self.seat_of(p, swapped);
+                    let team = self.engine_team(p);
+                    self.talk.said(game, team, b, c, text.trim());
                     return self.relay(p, text.trim(), swapped);
+                }
+                if let Some(text) = line.strip_prefix("info string sitting ") {
+                    let team = self.engine_team(p);
+                    self.talk.sat(team, text.trim());
+                    return 0;
                 }
                 if let Some(text) = line.strip_prefix("info string gambler ") {
                     self.gambler_answer(game, p, text.trim(), swapped, now);
@@ -256,7 +266,10 @@ impl Arena<'_> {
                 let label = self.seat_label(p, swapped);
                 let c = pos.side_to_move();
                 match pos.parse_uci_move(&answer) {
-                    Ok(mv) => match game.play(b, mv, now) {
+                    Ok(mv) => match game
+                        .play(b, mv, now)
+                        .inspect(|_| self.talk.moving(b, c, mv))
+                    {
                         Ok(r) => self.after_change(game, &r, swapped),
                         Err(PlayError::Illegal(e)) => {
                             game.forfeit(b, c, format!("{label} played an illegal move: {e}"), now);

@@ -41,6 +41,8 @@
 //! most valuable piece that may be taken.
 
 use self::engines::{Msg, Proc};
+pub use self::talk::TalkStats;
+use self::talk::{talk_lines, TalkLog};
 use super::bpgn;
 use super::elo::{elo_with_error, format_elo, pair_scores};
 use super::progress::Progress;
@@ -55,6 +57,7 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 
 mod engines;
 mod game;
+mod talk;
 #[cfg(test)]
 mod tests;
 
@@ -166,6 +169,8 @@ pub struct GameRecord {
     pub moves: usize,
     /// Partner messages relayed.
     pub ptells: usize,
+    /// What the engines of `--team1` and `--team2` said and did for each other.
+    pub talk: [TalkStats; 2],
 }
 
 /// The outcome of a match, from the side of the `--team1` engines.
@@ -417,6 +422,15 @@ pub fn print_summary(s: &Summary) {
         "Partner messages relayed: {ptells} ({:.1} per game)",
         ptells as f64 / games
     );
+    let mut talk = [TalkStats::default(); 2];
+    for g in &s.games {
+        for (total, t) in talk.iter_mut().zip(&g.talk) {
+            total.add(t);
+        }
+    }
+    for line in talk_lines(&talk, s.games.len()) {
+        println!("{line}");
+    }
     let moves: usize = s.games.iter().map(|g| g.moves).sum();
     let swapped = s.games.iter().filter(|g| g.swapped).count();
     println!(
@@ -471,6 +485,8 @@ struct Arena<'a> {
     /// The game slot (0 up to the concurrency); only slot 0 warns about
     /// engine options, which are the same in every slot.
     slot: usize,
+    /// The talk of the game being played.
+    talk: TalkLog,
 }
 
 impl<'a> Arena<'a> {
@@ -501,6 +517,7 @@ impl<'a> Arena<'a> {
             rx,
             gambler_wait: None,
             slot,
+            talk: TalkLog::default(),
         }
     }
 
@@ -508,6 +525,7 @@ impl<'a> Arena<'a> {
     fn play_indexed(&mut self, index: u64) -> Played {
         let swapped = index % 2 == 1;
         let (game, ptells) = self.play_game(swapped);
+        let talk = std::mem::take(&mut self.talk).stats;
         let mut seats = Vec::new();
         for b in 0..self.boards() {
             for c in Color::ALL {
@@ -520,8 +538,14 @@ impl<'a> Arena<'a> {
             swapped,
             game,
             ptells,
+            talk,
             seats,
         }
+    }
+
+    /// The team (0 for `--team1`, 1 for `--team2`) of engine process `p`.
+    fn engine_team(&self, p: usize) -> usize {
+        usize::from(p >= self.cfg.team1.len())
     }
 }
 
@@ -531,6 +555,7 @@ struct Played {
     swapped: bool,
     game: Game,
     ptells: usize,
+    talk: [TalkStats; 2],
     /// Seat tags (`WhiteA`, engine name), board by board.
     seats: Vec<(String, String)>,
 }
@@ -697,6 +722,7 @@ impl Recorder<'_> {
             swapped,
             game,
             ptells,
+            talk,
             seats,
         } = played;
         let summary = &mut self.summary;
@@ -776,6 +802,7 @@ impl Recorder<'_> {
             score,
             moves: game.plies(),
             ptells,
+            talk,
         });
         Ok(())
     }

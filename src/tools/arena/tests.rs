@@ -198,6 +198,8 @@ fn scripted_mate_bpgn_and_protocol() {
     assert_eq!(g.result.winner, Some(Team::One));
     assert_eq!(g.result.reason, "BlackA checkmated");
     assert!(g.ptells >= 1);
+    assert!(g.talk[0].needs >= 1, "{:?}", g.talk);
+    assert_eq!(g.talk[1].messages, 0, "{:?}", g.talk);
     assert!(
         lines.iter().any(|l| l.starts_with("game 1/1: 1-0")),
         "{lines:?}"
