@@ -322,18 +322,31 @@ impl Engine {
                 }
             }
         }
-        // A search that has already reported (its bestmove may be crossing
-        // this command) is over: restarting it would answer its `go` twice.
-        let restart = if self.abort() {
-            self.last_go.take()
-        } else {
-            None
-        };
+        let restart = self.interrupt();
         self.position = pos;
         if let Some(last) = self.history.last_mut() {
             *last = pos.key();
         }
-        if let Some(last) = restart {
+        self.resume(restart);
+        Ok(())
+    }
+
+    /// Ends a running search without reporting it, to start it again
+    /// ([`Engine::resume`]) on a changed position or bughouse state. A
+    /// search that has already reported (its bestmove may be crossing this
+    /// command) is over: restarting it would answer its `go` twice.
+    fn interrupt(&mut self) -> Option<LastGo> {
+        if self.abort() {
+            self.last_go.take()
+        } else {
+            None
+        }
+    }
+
+    /// Starts an interrupted search again with the time it already used
+    /// taken off its clock.
+    fn resume(&mut self, interrupted: Option<LastGo>) {
+        if let Some(last) = interrupted {
             let side = self.position.side_to_move();
             let request = GoRequest {
                 clock: last.request.clock.spent(side, last.started.elapsed()),
@@ -341,14 +354,23 @@ impl Engine {
             };
             self.launch(request, last.listener, false);
         }
-        Ok(())
     }
 
     /// A message from the bughouse partner; `go` after `sit` plays the move
-    /// that was held back.
+    /// that was held back, and `sit` during a timed search starts it again
+    /// as a sitting one (it holds its move too).
     pub fn hear(&mut self, msg: PartnerMessage) {
+        let was_sitting = self.bughouse.partner.sit;
         if self.bughouse.hear(msg) && self.is_searching() {
             self.stop();
+        } else if !was_sitting && self.bughouse.partner.sit && self.is_searching() {
+            let timed = self.last_go.as_ref().is_some_and(|l| {
+                !l.request.ponder && !l.request.limits.infinite && !l.request.analysis
+            });
+            if timed {
+                let interrupted = self.interrupt();
+                self.resume(interrupted);
+            }
         }
     }
 

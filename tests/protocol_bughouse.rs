@@ -69,6 +69,22 @@ fn uci_sitting_holds_the_move_until_go() {
     assert_eq!(line, "readyok", "moved while sitting");
     s.send("bughouse ptell go");
     s.expect("bestmove after go", |l| l.starts_with("bestmove "));
+    // `sit` during a timed search (ten minutes on the clock: it thinks for
+    // seconds) turns it into a sitting one, which holds its move too.
+    s.send("go wtime 600000 btime 600000");
+    s.send("bughouse ptell sit");
+    let sit = s.expect("the sitting line", |l| {
+        l.starts_with("info string sitting") || l.starts_with("bestmove")
+    });
+    assert!(
+        sit.starts_with("info string sitting as the partner asked"),
+        "{sit}"
+    );
+    s.send("isready");
+    let line = s.expect("readyok", |l| l == "readyok" || l.starts_with("bestmove"));
+    assert_eq!(line, "readyok", "moved while sitting");
+    s.send("bughouse ptell go");
+    s.expect("bestmove after go", |l| l.starts_with("bestmove "));
     s.quit_ok();
 }
 

@@ -255,7 +255,8 @@ impl Bughouse {
         their_ms: Option<u64>,
     ) -> (Vec<PartnerMessage>, Option<(PieceType, Duration)>) {
         let mut messages = Vec::new();
-        // The short searches cost tens of milliseconds: not with a low clock.
+        // The eleven short searches take a few milliseconds together; with
+        // a low clock that time goes to the move.
         if !pos.rules().two_boards || own_ms.is_some_and(|t| t < OWED_MIN_CLOCK_MS) {
             return (messages, None);
         }
