@@ -47,6 +47,18 @@ fn uci_extension_is_refused_until_enabled_then_works() {
     s.quit_ok();
 }
 
+/// Waits for the engine's sitting line and checks that it holds its move
+/// (it answers `isready`, and no `bestmove` comes); returns that line.
+fn expect_sitting(s: &mut Engine) -> String {
+    let sit = s.expect("the sitting line", |l| {
+        l.starts_with("info string sitting") || l.starts_with("bestmove")
+    });
+    s.send("isready");
+    let line = s.expect("readyok", |l| l == "readyok" || l.starts_with("bestmove"));
+    assert_eq!(line, "readyok", "moved while sitting: {sit}");
+    sit
+}
+
 #[test]
 fn uci_sitting_holds_the_move_until_go() {
     let mut s = Engine::start();
@@ -56,33 +68,22 @@ fn uci_sitting_holds_the_move_until_go() {
     s.send("bughouse ptell sit");
     s.send("go wtime 60000 btime 60000");
     // Sitting, for at most half its clock, and saying so.
-    let sit = s.expect("the sitting line", |l| {
-        l.starts_with("info string sitting") || l.starts_with("bestmove")
-    });
+    let sit = expect_sitting(&mut s);
     assert_eq!(
         sit,
         "info string sitting as the partner asked at most 30000 ms"
     );
-    // The engine answers isready but plays no move.
-    s.send("isready");
-    let line = s.expect("readyok", |l| l == "readyok" || l.starts_with("bestmove"));
-    assert_eq!(line, "readyok", "moved while sitting");
     s.send("bughouse ptell go");
     s.expect("bestmove after go", |l| l.starts_with("bestmove "));
     // `sit` during a timed search (ten minutes on the clock: it thinks for
     // seconds) turns it into a sitting one, which holds its move too.
     s.send("go wtime 600000 btime 600000");
     s.send("bughouse ptell sit");
-    let sit = s.expect("the sitting line", |l| {
-        l.starts_with("info string sitting") || l.starts_with("bestmove")
-    });
+    let sit = expect_sitting(&mut s);
     assert!(
         sit.starts_with("info string sitting as the partner asked"),
         "{sit}"
     );
-    s.send("isready");
-    let line = s.expect("readyok", |l| l == "readyok" || l.starts_with("bestmove"));
-    assert_eq!(line, "readyok", "moved while sitting");
     s.send("bughouse ptell go");
     s.expect("bestmove after go", |l| l.starts_with("bestmove "));
     s.quit_ok();
@@ -102,16 +103,11 @@ fn uci_engine_sits_for_an_owed_piece_when_its_clock_allows() {
     // Ten seconds ahead on the clock: sitting is affordable.
     s.send("go wtime 20000 btime 10000");
     s.expect("the request", |l| l == "info string ptell need n");
-    let sit = s.expect("the decision to sit", |l| {
-        l.starts_with("info string sitting") || l.starts_with("bestmove")
-    });
+    let sit = expect_sitting(&mut s);
     assert!(
         sit.starts_with("info string sitting for N at most "),
         "{sit}"
     );
-    s.send("isready");
-    let line = s.expect("readyok", |l| l == "readyok" || l.starts_with("bestmove"));
-    assert_eq!(line, "readyok", "moved while sitting");
     // The knight arrives: the restarted search mates with it.
     s.send("bughouse holding N");
     let best = s.expect("bestmove", |l| l.starts_with("bestmove "));
