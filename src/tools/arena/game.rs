@@ -280,7 +280,11 @@ impl Arena<'_> {
                         let was_legal = Position::from_fen(&think.fen, self.rules)
                             .ok()
                             .is_some_and(|sent| sent.parse_uci_move(&answer).is_ok());
-                        if !was_legal {
+                        // A pocket change during the search left the board
+                        // waiting (a check only a dropped piece could block,
+                        // and none in hand): no move is the right answer,
+                        // and the engine is asked again when a piece comes.
+                        if !was_legal && !game.waiting(b) {
                             let what =
                                 if answer.is_empty() || answer == "(none)" || answer == "0000" {
                                     format!("{label} returned no move ('{line}')")
