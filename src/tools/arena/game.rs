@@ -57,7 +57,6 @@ impl Arena<'_> {
         settings.handover = self.cfg.handover;
         let mut game = Game::new(settings);
         let mut ptells = 0;
-        self.talk = Default::default();
         self.gambler_wait = None;
         let errors = self.prepare();
         if !errors.is_empty() {

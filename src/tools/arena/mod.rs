@@ -525,6 +525,7 @@ impl<'a> Arena<'a> {
     fn play_indexed(&mut self, index: u64) -> Played {
         let swapped = index % 2 == 1;
         let (game, ptells) = self.play_game(swapped);
+        // Taking the log leaves a fresh one for the next game.
         let talk = std::mem::take(&mut self.talk).stats;
         let mut seats = Vec::new();
         for b in 0..self.boards() {

@@ -95,9 +95,9 @@ impl TalkLog {
         }
     }
 
-    /// A move `mv` by `color` on `board`, before it is played: a drop of a
-    /// requested piece that has arrived counts as used, and the requests of
-    /// the mover age.
+    /// A move `mv` by `color` on `board`, just played (before [`TalkLog::update`]
+    /// looks at the pockets again): a drop of a requested piece that has
+    /// arrived counts as used, and the requests of the mover age.
     pub fn moving(&mut self, board: usize, color: Color, mv: Move) {
         let stats = &mut self.stats;
         self.open.retain_mut(|n| {
@@ -116,9 +116,6 @@ impl TalkLog {
     /// After any change of the game: pieces that reached a requester's pocket.
     pub fn update(&mut self, game: &Game) {
         for n in &mut self.open {
-            if n.board >= game.board_count() {
-                continue;
-            }
             let now = game.position(n.board).pocket(n.color, n.kind);
             if now > n.pocket_seen && !n.arrived {
                 n.arrived = true;
