@@ -279,17 +279,19 @@ impl Arena<'_> {
                         let was_legal = Position::from_fen(&think.fen, self.rules)
                             .ok()
                             .is_some_and(|sent| sent.parse_uci_move(&answer).is_ok());
+                        let no_move = answer.is_empty() || answer == "(none)" || answer == "0000";
                         // A pocket change during the search left the board
                         // waiting (a check only a dropped piece could block,
                         // and none in hand): no move is the right answer,
                         // and the engine is asked again when a piece comes.
-                        if !was_legal && !game.waiting(b) {
-                            let what =
-                                if answer.is_empty() || answer == "(none)" || answer == "0000" {
-                                    format!("{label} returned no move ('{line}')")
-                                } else {
-                                    format!("{label} played an illegal move {answer}")
-                                };
+                        // Any other illegal answer still loses.
+                        let ask_again = was_legal || (no_move && game.waiting(b));
+                        if !ask_again {
+                            let what = if no_move {
+                                format!("{label} returned no move ('{line}')")
+                            } else {
+                                format!("{label} played an illegal move {answer}")
+                            };
                             game.forfeit(b, c, what, now);
                         }
                         // Otherwise the board changed under the engine: it is asked again.
