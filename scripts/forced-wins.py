@@ -54,7 +54,7 @@ def main():
                     nodes = int(tokens[tokens.index("nodes") + 1])
         found += nodes is not None
         logs.append(math.log(max(nodes if nodes is not None else 2 * args.cap, 1)))
-    eng.send("quit")
+    eng.quit()
     print(f"found {found}/{len(logs)}, geometric mean {math.exp(sum(logs) / len(logs)):.0f} nodes")
 
 
