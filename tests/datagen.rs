@@ -220,3 +220,43 @@ fn train_init_starts_from_a_network_and_relabels_it() {
     assert!(!ok && log.contains("bad magic"), "{log}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn train_also_serves_labels_the_network_for_more_variants() {
+    use rukav::eval::nnue::load_file;
+    use rukav::Variant;
+    let dir = std::env::temp_dir().join(format!("rukav-train-also-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let data = dir.join("anti.bin");
+    let (ok, log) = datagen_with(
+        &data,
+        &["--variant", "antichess", "--games", "4", "--nodes", "300"],
+    );
+    assert!(ok, "{log}");
+    let common = [
+        "--data",
+        &path("anti.bin"),
+        "--variant",
+        "antichess",
+        "--epochs",
+        "1",
+        "--hidden",
+        "16",
+        "--batch",
+        "16",
+    ];
+    let both = path("both.nnue");
+    let extra = ["--also-serves", "giveaway", "antichess", "--out", &both];
+    let (ok, log) = run_train(&[&common[..], &extra].concat());
+    assert!(ok, "{log}");
+    let net = load_file(&both).unwrap();
+    assert_eq!(net.variants(), &[Variant::Antichess, Variant::Giveaway]);
+    // Without the option the network serves its training variant only.
+    let one = path("one.nnue");
+    let (ok, log) = run_train(&[&common[..], &["--out", &one]].concat());
+    assert!(ok, "{log}");
+    let net = load_file(&one).unwrap();
+    assert!(net.serves(Variant::Antichess) && !net.serves(Variant::Giveaway));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

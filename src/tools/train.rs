@@ -73,6 +73,13 @@ pub struct TrainArgs {
     /// without changing a weight.
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// Further variants the network is labelled to serve besides
+    /// `--variant` (the engine evaluates a variant with the first embedded
+    /// network that serves it): e.g. `giveaway` for a network trained on
+    /// antichess positions, a game the network cannot tell apart (it does
+    /// not see castling rights).
+    #[arg(long, num_args = 1.., value_parser = super::variant_parser())]
+    pub also_serves: Vec<Variant>,
 }
 
 /// Training positions as feature lists (side to move's and the other
@@ -488,7 +495,12 @@ fn quantise(
         p.b2.iter()
             .map(|b| (b * (QA * QB) as f32).round() as i32)
             .collect();
-    let variants = vec![variant];
+    let mut variants = vec![variant];
+    for &v in &args.also_serves {
+        if !variants.contains(&v) {
+            variants.push(v);
+        }
+    }
     let description = format!(
         "{INPUTS}(768 board + 60 pocket) -> {h}x2 CReLU -> 1 ({} output buckets); QA {QA} QB {QB} scale {SCALE}; \
          trained by rukav train on {positions} {} positions: epochs {} batch {} lr {} lambda {} seed {}",
