@@ -174,6 +174,9 @@ pub struct Engine {
     pub eval_file: String,
     /// Evaluate with the network where it serves the variant (`Use NNUE`).
     pub use_nnue: bool,
+    /// Antichess endgame tables loaded from a file (`AntichessTables`);
+    /// `None`: the built-in two-piece tables.
+    pub endgames: Option<Arc<crate::search::endgames::Tables>>,
     /// The playing strength.
     pub strength: Strength,
     /// Draws the seeds of the weakened move choices (reseeded every game).
@@ -209,6 +212,7 @@ impl Engine {
             partner_talk: false,
             net: None,
             eval_file: crate::eval::nnue::DEFAULT_NET_NAME.to_string(),
+            endgames: None,
             use_nnue: crate::eval::nnue::USE_NNUE_DEFAULT,
             strength: Strength::default(),
             rng: Rng(fresh_seed()),
@@ -228,6 +232,11 @@ impl Engine {
         self.stop();
         let variant_changed = rules.variant != self.rules.variant;
         self.rules = rules;
+        if crate::search::endgames::covers(&rules) && self.endgames.is_none() {
+            // The built-in antichess endgame tables (about a quarter of a
+            // second) now, not on the clock of the first move.
+            crate::search::endgames::builtin();
+        }
         if variant_changed {
             self.set_position(Position::start_with(rules), Vec::new());
         } else {
@@ -404,6 +413,33 @@ impl Engine {
         }
     }
 
+    /// The endgame tables for the current variant: the loaded file's, or
+    /// the built-in ones; none outside antichess and giveaway.
+    fn active_endgames(&self) -> Option<Arc<crate::search::endgames::Tables>> {
+        use crate::search::endgames;
+        endgames::covers(&self.rules)
+            .then(|| self.endgames.clone().unwrap_or_else(endgames::builtin))
+    }
+
+    /// Loads antichess endgame tables from a file (`AntichessTables`;
+    /// `<builtin>` or an empty name: the built-in two-piece tables). On
+    /// error the current tables stay. Returns what is in use.
+    pub fn set_endgame_file(&mut self, name: &str) -> Result<String, String> {
+        let name = name.trim();
+        let loaded = match name {
+            "" | "<builtin>" | "<empty>" => None,
+            path => Some(Arc::new(crate::search::endgames::load_file(path)?)),
+        };
+        self.stop();
+        let pieces = loaded
+            .as_ref()
+            .map_or(crate::search::endgames::MAX_PIECES, |t| t.max_pieces());
+        self.endgames = loaded;
+        Ok(format!(
+            "antichess endgame tables: every position of up to {pieces} pieces"
+        ))
+    }
+
     /// Loads the network `name` (`EvalFile`): the embedded default by its
     /// name (or `<default>`), otherwise a file. On error the current network
     /// stays. Returns a description of the loaded network.
@@ -473,6 +509,7 @@ impl Engine {
         let mut limits = Limits {
             multipv: request.limits.multipv.max(self.multipv),
             net: self.active_net(),
+            endgames: self.active_endgames(),
             ..request.limits.clone()
         };
         self.weaken(&mut limits);
@@ -657,6 +694,7 @@ impl Engine {
         let mut limits = Limits {
             multipv: limits.multipv.max(self.multipv),
             net: self.active_net(),
+            endgames: self.active_endgames(),
             ..limits
         };
         self.weaken(&mut limits);

@@ -49,6 +49,8 @@ enum Command {
     Tune(tools::tune::TuneArgs),
     /// Fits the win/draw/loss model of UCI_ShowWDL to datagen output; prints it and its log-loss.
     Wdl(tools::wdl::WdlArgs),
+    /// Builds antichess/giveaway endgame tables into a file (UCI option AntichessTables).
+    Tables(tools::tables::TablesArgs),
 }
 
 /// Exit status of a subcommand: 0, or 2 with the error on stderr.
@@ -87,5 +89,6 @@ fn main() -> ExitCode {
         Some(Command::Train(args)) => exit_code(tools::train::main(args)),
         Some(Command::Tune(args)) => exit_code(tools::tune::main(args)),
         Some(Command::Wdl(args)) => exit_code(tools::wdl::main(args)),
+        Some(Command::Tables(args)) => exit_code(tools::tables::main(args)),
     }
 }

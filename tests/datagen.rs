@@ -260,3 +260,21 @@ fn train_also_serves_labels_the_network_for_more_variants() {
     assert!(net.serves(Variant::Antichess) && !net.serves(Variant::Giveaway));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn tables_writes_a_file_the_engine_loads() {
+    use rukav::search::endgames::{builtin, load_file};
+    let path = std::env::temp_dir().join(format!("rukav-tables-{}.tbl", std::process::id()));
+    let out = path.to_string_lossy().into_owned();
+    let (ok, log) = run_subcommand("tables", &["--pieces", "2", "--out", &out]);
+    assert!(ok, "{log}");
+    let tables = load_file(&out).unwrap();
+    assert_eq!(tables.max_pieces(), 2);
+    assert_eq!(tables.to_bytes(), builtin().to_bytes());
+    std::fs::remove_file(&path).unwrap();
+    for pieces in ["1", "4", "many"] {
+        let (ok, _) = run_subcommand("tables", &["--pieces", pieces, "--out", &out]);
+        assert!(!ok, "--pieces {pieces} accepted");
+    }
+    assert!(!path.exists());
+}

@@ -183,3 +183,75 @@ fn a_finished_infinite_search_waits_for_stop() {
     assert_eq!(mv, "h5f7");
     assert!(e.quit().success());
 }
+
+/// Antichess endgame tables over UCI: a bad `AntichessTables` file is
+/// refused and the engine goes on with its built-in tables; a position a
+/// capture away from the tables gets a mate score whose line, extended by
+/// the tables, replays legally to the end of the game, won by the side the
+/// score says, in the number of moves it says.
+#[test]
+fn antichess_tables_give_exact_lines_to_the_end() {
+    let mut e = Engine::start();
+    e.set_variant(Variant::Antichess);
+    let err = e.expect_error("setoption name AntichessTables value /no/such/file.tbl");
+    assert!(err.contains("AntichessTables"), "{err}");
+    let bad = std::env::temp_dir().join(format!("rukav-bad-{}.tbl", std::process::id()));
+    std::fs::write(&bad, b"RUKAVEG1 but nothing else of a table file").unwrap();
+    let err = e.expect_error(&format!(
+        "setoption name AntichessTables value {}",
+        bad.display()
+    ));
+    assert!(err.contains("AntichessTables"), "{err}");
+    std::fs::remove_file(&bad).unwrap();
+    e.send("setoption name AntichessTables value <builtin>");
+    let out = e.sync();
+    assert!(out.iter().any(|l| l.contains("up to 2 pieces")), "{out:?}");
+    let rules = Variant::Antichess.rules();
+    // Three pieces: every capture leads into the built-in two-piece tables.
+    let mut checked = 0;
+    for fen in [
+        "8/8/3k4/8/8/8/4P3/R7 b - - 0 1",
+        "8/8/8/8/8/8/8/R1n4k w - - 0 1",
+        "8/5b2/8/8/2N5/8/8/6K1 w - - 0 1",
+        "7q/8/8/8/8/8/1P6/K7 b - - 0 1",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 4");
+        let (lines, _) = e.bestmove();
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap_or_else(|| e.fail("no info line"));
+        let mate: i32 = match field(last, "mate") {
+            Some(m) => m.parse().unwrap(),
+            // A draw by the tables, or no capture reachable at depth 4.
+            None => continue,
+        };
+        let pv: Vec<&str> = last
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        let mut pos = rukav::Position::from_fen(fen, rules).unwrap();
+        let me = pos.side_to_move();
+        for m in &pv {
+            let mv = pos
+                .parse_uci_move(m)
+                .unwrap_or_else(|err| panic!("{fen}: {m}: {err}"));
+            pos.make_move(mv);
+        }
+        match pos.outcome() {
+            Some(rukav::Outcome::Win { winner, .. }) => {
+                assert_eq!(winner == me, mate > 0, "{fen}: {last}")
+            }
+            other => panic!("{fen}: the line {pv:?} ends without a winner: {other:?}"),
+        }
+        // The side to move at the end has won: plies even for our win.
+        assert_eq!(mate.unsigned_abs() as usize, pv.len() / 2, "{fen}: {last}");
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} positions had a mate score");
+    assert!(e.quit().success());
+}

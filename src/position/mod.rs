@@ -102,6 +102,28 @@ impl Position {
         }
     }
 
+    /// A position of a variant without a royal king (antichess, giveaway)
+    /// holding only `pieces`, `side` to move, without castling rights or an
+    /// en-passant square, clocks at their start: how endgame tables make
+    /// their positions. `None` for a royal-king variant, two pieces on one
+    /// square, or a pawn on rank 1 or 8.
+    pub fn from_pieces(rules: Rules, pieces: &[(Square, Piece)], side: Color) -> Option<Position> {
+        if rules.royal_king {
+            return None;
+        }
+        let mut pos = Position::empty(rules);
+        for &(sq, piece) in pieces {
+            let back_rank = sq.rank() == 0 || sq.rank() == 7;
+            if pos.occupied().has(sq) || (piece.kind == PieceType::Pawn && back_rank) {
+                return None;
+            }
+            pos.put(piece, sq);
+        }
+        pos.side = side;
+        pos.key = pos.compute_key();
+        Some(pos)
+    }
+
     // ---------------------------------------------------------------- accessors
 
     /// The rules this position is played under.

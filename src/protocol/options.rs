@@ -155,6 +155,10 @@ pub fn table() -> Vec<EngineOption> {
             kind: Kind::Text(crate::eval::nnue::DEFAULT_NET_NAME.to_string()),
         },
         check("Use NNUE", crate::eval::nnue::USE_NNUE_DEFAULT),
+        EngineOption {
+            name: "AntichessTables",
+            kind: Kind::Text("<builtin>".to_string()),
+        },
     ];
     #[cfg(feature = "tune")]
     for p in crate::search::params::PARAMS {
@@ -335,6 +339,12 @@ pub fn set(engine: &mut Engine, name: &str, text: &str) -> Result<Effect, String
                 .set_eval_file(t)
                 .map_err(|e| format!("EvalFile: {e}"))?;
             return Ok(Effect::Message(format!("NNUE network {text}")));
+        }
+        ("AntichessTables", Value::Text(t)) => {
+            let text = engine
+                .set_endgame_file(t)
+                .map_err(|e| format!("AntichessTables: {e}"))?;
+            return Ok(Effect::Message(text));
         }
         ("Use NNUE", _) => {
             engine.stop();

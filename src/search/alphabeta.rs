@@ -55,6 +55,10 @@ impl Worker {
             if alpha >= beta {
                 return alpha;
             }
+            // Antichess endgame tables: the exact result.
+            if let Some(s) = self.table_score(pos, ply) {
+                return s;
+            }
         }
         let key = pos.key();
         // A singular-extension search of this node (one move left out)

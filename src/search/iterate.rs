@@ -20,6 +20,11 @@ impl Worker {
         if let Some(net) = self.net.as_deref() {
             net.refresh(root, &mut self.acc[0]);
         }
+        self.tables = self
+            .limits
+            .endgames
+            .clone()
+            .filter(|_| super::endgames::covers(root.rules()));
         let mut root_moves: Vec<Move> = root.legal_moves().to_vec();
         if !self.limits.searchmoves.is_empty() {
             let wanted = self.limits.searchmoves.clone();
@@ -97,7 +102,11 @@ impl Worker {
                 if interrupted && (depth > start_depth || pv_index > 0) {
                     break;
                 }
-                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+                let mut pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+                if let Some(tables) = self.tables.as_deref() {
+                    // A line that ends in the tables goes on to the end.
+                    tables.extend_line(root, &mut pv);
+                }
                 let Some(&best) = pv.first() else { break };
                 *line_score = score;
                 self.excluded_root.push(best);

@@ -16,6 +16,7 @@
 //! | [`worker`] | the state of one search thread |
 //! | [`tt`] | the shared transposition table |
 //! | [`pns`] | the proof-number solver for antichess and giveaway (df-pn) |
+//! | [`endgames`] | antichess and giveaway endgame tables, built in memory |
 //!
 //! The search never prints: it reports typed results through a callback.
 
@@ -27,6 +28,7 @@ use std::time::{Duration, Instant};
 
 mod alphabeta;
 mod checks;
+pub mod endgames;
 mod iterate;
 mod ordering;
 pub mod params;
@@ -81,6 +83,8 @@ pub struct Limits {
     /// The NNUE network to evaluate with, where it serves the variant
     /// (`None`: the hand-written evaluation).
     pub net: Option<Arc<Network>>,
+    /// Antichess and giveaway endgame tables to probe (`None`: none).
+    pub endgames: Option<Arc<endgames::Tables>>,
     /// A weakened move choice (strength levels): the main thread searches
     /// that many lines internally and picks among them at random; only
     /// `multipv` lines are reported. `None`: the best move, full strength.

@@ -32,6 +32,9 @@ impl Worker {
         if ply >= MAX_PLY - 2 {
             return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
+        if let Some(s) = self.table_score(pos, ply) {
+            return s;
+        }
         let key = pos.key();
         let tt = self.shared.tt.probe(key);
         if let Some(e) = tt {

@@ -1,6 +1,7 @@
 //! The state of one search thread: killers, histories, the line being
 //! searched, NNUE accumulators by ply, node counting and the stop checks.
 
+use super::endgames::TableResult;
 use super::ordering::{Histories, NO_PIECE_TO};
 use super::{params, Limits, Progress, Reporter, Shared, CURRMOVE_AFTER, MATE, MAX_PLY};
 use crate::eval::evaluate;
@@ -59,6 +60,8 @@ pub struct Worker {
     pub(super) has_bias: bool,
     /// The network in use for this root (see [`Limits::net`]).
     pub(super) net: Option<Arc<Network>>,
+    /// Antichess and giveaway: the endgame tables for this root's rules.
+    pub(super) tables: Option<Arc<super::endgames::Tables>>,
     /// NNUE accumulators by ply (used only with a network).
     pub(super) acc: Box<[Accumulator]>,
     /// When this worker started (for the `currmove` reports).
@@ -108,6 +111,7 @@ impl Worker {
             has_bias: limits.bias.iter().flatten().any(|&b| b != 0),
             lmr,
             net: None,
+            tables: None,
             acc: vec![Accumulator::default(); MAX_PLY + 2].into_boxed_slice(),
             started: Instant::now(),
             root_depth: 0,
@@ -185,6 +189,31 @@ impl Worker {
             }
         }
         v
+    }
+
+    /// The endgame tables' exact score of `pos` at `ply` (a mate score
+    /// with the distance, or a draw), where they cover it.
+    #[inline]
+    pub(super) fn table_score(&self, pos: &Position, ply: usize) -> Option<i32> {
+        let tables = self.tables.as_deref()?;
+        if pos.occupied().count() as usize > tables.max_pieces() {
+            return None;
+        }
+        let result = tables.probe(pos)?;
+        // The tables know no 50-move rule: a result it could still change
+        // is left to the search.
+        let distance = match result {
+            TableResult::Win(d) | TableResult::Loss(d) => u32::from(d),
+            TableResult::Draw => 0,
+        };
+        if pos.rules().fifty_move_rule && pos.halfmove_clock() + distance >= 100 {
+            return None;
+        }
+        Some(match result {
+            TableResult::Win(d) => MATE - ply as i32 - i32::from(d),
+            TableResult::Loss(d) => -MATE + ply as i32 + i32::from(d),
+            TableResult::Draw => 0,
+        })
     }
 
     #[inline]

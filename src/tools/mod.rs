@@ -1,7 +1,7 @@
 //! The developer tools behind the `rukav` command line: bughouse matches
 //! (`arena`), self-play data (`datagen`) and its record format, evaluation
 //! tuning (`tune`), network training (`train`), the fit of the WDL model
-//! (`wdl`), perft from the shell.
+//! (`wdl`), perft from the shell, antichess endgame tables (`tables`).
 //!
 //! They are part of the binary, not of the engine library: the engine knows
 //! nothing of processes, files of games or command-line parsing.
@@ -13,6 +13,7 @@ pub mod elo;
 pub mod perft;
 pub mod progress;
 pub mod record;
+pub mod tables;
 pub mod train;
 pub mod tune;
 pub mod wdl;
