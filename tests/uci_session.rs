@@ -33,7 +33,7 @@ fn handshake_lists_every_option() {
     } else {
         "false"
     };
-    let expected: [(&str, &str, Option<&str>, &[&str]); 23] = [
+    let expected: [(&str, &str, Option<&str>, &[&str]); 24] = [
         ("Hash", "spin", Some("16"), &[]),
         ("Threads", "spin", Some("1"), &[]),
         ("Clear Hash", "button", None, &[]),
@@ -84,6 +84,7 @@ fn handshake_lists_every_option() {
             &[],
         ),
         ("Use NNUE", "check", Some(use_nnue), &[]),
+        ("AntichessTables", "string", Some("<builtin>"), &[]),
     ];
     assert_eq!(options.len(), expected.len(), "{options:#?}");
     for (name, kind, default, vars) in expected {
