@@ -107,7 +107,7 @@ weight_groups! {
     /// Antichess: having a capture (hence owing one) is a liability; this
     /// weight is divided by one plus the number of those captures the
     /// opponent must answer by taking back.
-    ANTI_CAPTURE = [2000];
+    ANTI_CAPTURE = [3000];
     /// Antichess: per empty square a piece could move to where the opponent
     /// would have to take it (a forcing move), and again when we cover that
     /// square at most once (the exchange stops there).
