@@ -182,11 +182,6 @@ impl Tables {
         t
     }
 
-    /// The rules the tables were built for.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
-    }
-
     /// The result of `pos` for its side to move, where a table covers it:
     /// both sides on the board, few enough pieces, no castling right, and
     /// rules the tables cover (see [`covers`]).
@@ -222,11 +217,7 @@ impl Tables {
             for &m in pos.legal_moves().iter() {
                 let mut child = pos;
                 child.make_move(m);
-                let r = match self.known(&child) {
-                    TableResult::Win(d) => TableResult::Loss(d + 1),
-                    TableResult::Loss(d) => TableResult::Win(d + 1),
-                    TableResult::Draw => TableResult::Draw,
-                };
+                let r = self.for_mover(&child);
                 if best.is_none_or(|(b, _, _)| better(b, r) != b) {
                     best = Some((r, m, child));
                 }
@@ -262,6 +253,16 @@ impl Tables {
         }
     }
 
+    /// The result of the move that reached `child`, for the side that
+    /// made it: one ply more than the child's, the other way round.
+    fn for_mover(&self, child: &Position) -> TableResult {
+        match self.known(child) {
+            TableResult::Win(d) => TableResult::Loss(d + 1),
+            TableResult::Loss(d) => TableResult::Win(d + 1),
+            TableResult::Draw => TableResult::Draw,
+        }
+    }
+
     /// The result of a position with an en-passant capture (not in the
     /// tables, whose positions have no en-passant square): captures are
     /// compulsory, so every move leads to a table with fewer pieces.
@@ -270,11 +271,7 @@ impl Tables {
         for &m in pos.legal_moves().iter() {
             let mut child = *pos;
             child.make_move(m);
-            let r = match self.known(&child) {
-                TableResult::Win(d) => TableResult::Loss(d + 1),
-                TableResult::Loss(d) => TableResult::Win(d + 1),
-                TableResult::Draw => TableResult::Draw,
-            };
+            let r = self.for_mover(&child);
             best = Some(match best {
                 None => r,
                 Some(b) => better(b, r),
