@@ -26,6 +26,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 pub use crate::search::timeman::{time_limits, Clock};
+use crate::search::timeman::{MOVES_HORIZON, MOVES_HORIZON_LOSERS};
 
 /// A `go`: the clocks, the other limits, and whether it is a ponder search.
 #[derive(Clone, Debug, Default)]
@@ -505,7 +506,12 @@ impl Engine {
     fn prepare(&mut self, request: &GoRequest, new_move: bool) -> (Limits, Option<Decision>) {
         let pos = self.position;
         let side = pos.side_to_move();
-        let (mut soft, mut hard) = time_limits(&request.clock, side, self.move_overhead);
+        let horizon = if pos.rules().losers_win {
+            MOVES_HORIZON_LOSERS
+        } else {
+            MOVES_HORIZON
+        };
+        let (mut soft, mut hard) = time_limits(&request.clock, side, self.move_overhead, horizon);
         let mut limits = Limits {
             multipv: request.limits.multipv.max(self.multipv),
             net: self.active_net(),
