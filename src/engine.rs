@@ -25,8 +25,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::search::timeman::moves_horizon;
 pub use crate::search::timeman::{time_limits, Clock};
-use crate::search::timeman::{MOVES_HORIZON, MOVES_HORIZON_LOSERS};
 
 /// A `go`: the clocks, the other limits, and whether it is a ponder search.
 #[derive(Clone, Debug, Default)]
@@ -506,11 +506,7 @@ impl Engine {
     fn prepare(&mut self, request: &GoRequest, new_move: bool) -> (Limits, Option<Decision>) {
         let pos = self.position;
         let side = pos.side_to_move();
-        let horizon = if pos.rules().losers_win {
-            MOVES_HORIZON_LOSERS
-        } else {
-            MOVES_HORIZON
-        };
+        let horizon = moves_horizon(pos.rules());
         let (mut soft, mut hard) = time_limits(&request.clock, side, self.move_overhead, horizon);
         let mut limits = Limits {
             multipv: request.limits.multipv.max(self.multipv),

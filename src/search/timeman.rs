@@ -5,6 +5,7 @@
 //! saturates: no clock value, however large, overflows.
 
 use super::params;
+use crate::rules::Rules;
 use crate::types::Color;
 use std::time::Duration;
 
@@ -50,14 +51,23 @@ impl Clock {
 }
 
 /// Moves a sudden-death clock is planned for (when `movestogo` is absent).
-pub const MOVES_HORIZON: u64 = 30;
+const MOVES_HORIZON: u64 = 30;
 
 /// The same for antichess and giveaway: their games are decided early by
 /// long forced runs, and with the chess horizon Rukav left about half of
 /// its clock unused (3.3 s of 7 in the average 5+0.05 game against
 /// Fairy-Stockfish, which used 5.4 s). 20 moves gained about 28 Elo over
 /// 30 in self-play, 15 about 26 more over 20.
-pub const MOVES_HORIZON_LOSERS: u64 = 15;
+const MOVES_HORIZON_LOSERS: u64 = 15;
+
+/// The moves a sudden-death clock is planned for under `rules`.
+pub fn moves_horizon(rules: &Rules) -> u64 {
+    if rules.losers_win {
+        MOVES_HORIZON_LOSERS
+    } else {
+        MOVES_HORIZON
+    }
+}
 
 /// Soft and hard time limits for the side to move. The soft limit ends
 /// iterative deepening after an iteration; the hard limit stops at once.
