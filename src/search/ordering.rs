@@ -1,6 +1,7 @@
 //! Move ordering: scores in named bands (TT move, good captures, killers,
-//! counter move, safe quiet checks, quiet moves by history, bad captures),
-//! and the history, killer and counter-move tables that learn from cutoffs.
+//! counter move, safe quiet checks or antichess offers, quiet moves by
+//! history, bad captures), and the history, killer and counter-move tables
+//! that learn from cutoffs.
 
 use super::checks::CheckInfo;
 use super::params;
@@ -176,6 +177,7 @@ impl Worker {
         let us = pos.side_to_move();
         let killers = self.killers[ply];
         let h = &*self.hist;
+        let losers = pos.rules().losers_win;
         let counter = if ply > 0 {
             let p = self.prev_move[ply - 1];
             if p.is_null() {
@@ -193,7 +195,7 @@ impl Worker {
             } else if let Some(victim) = pos.captured_kind(m) {
                 let learned = i32::from(h.capture[piece_to(pos, m)][victim.index()]);
                 let mvv = mvv_lva(pos, m, victim) + learned / params::capture_history_div();
-                if pos.rules().losers_win || see(pos, m) >= 0 {
+                if losers || see(pos, m) >= 0 {
                     GOOD_CAPTURE + mvv
                 } else {
                     BAD_CAPTURE + mvv
@@ -215,7 +217,10 @@ impl Worker {
                 let h = h.butterfly[us.index()][hist_index(m)]
                     + i32::from(h.continuation[cont1][pt])
                     + i32::from(h.continuation[cont2][pt]);
-                if checks.gives_check(pos, m) {
+                if losers && !m.is_drop() && pos.attacked_by(m.to(), us.flip(), pos.occupied()) {
+                    // Antichess: a move that forces the opponent to capture.
+                    QUIET_CHECK + h
+                } else if checks.gives_check(pos, m) {
                     if see(pos, m) >= 0 {
                         QUIET_CHECK + h
                     } else {
@@ -286,6 +291,37 @@ impl Worker {
                 let e = &mut h.capture[piece_to(pos, m)][victim.index()];
                 *e = nudge(i32::from(*e), -bonus) as i16;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+    use crate::search::tt::TranspositionTable;
+    use crate::search::{Limits, Shared};
+    use std::sync::Arc;
+
+    /// In antichess a quiet move that forces the opponent to capture is
+    /// ordered above every plain quiet move; in chess the same move is not.
+    #[test]
+    fn antichess_orders_offers_first() {
+        // The black pawn on e4 attacks f3: Nf3 offers the knight, Nh3 does not.
+        let fen = "4k3/8/8/8/4p3/8/8/4K1N1 w - - 0 1";
+        for (variant, offers_first) in [(Variant::Antichess, true), (Variant::Chess, false)] {
+            let pos = Position::from_fen(fen, variant.rules()).expect("valid FEN");
+            let shared = Arc::new(Shared::new(Arc::new(TranspositionTable::new(1))));
+            let w = Worker::new(0, shared, Limits::default(), &[pos.key()], Histories::new());
+            let moves = pos.legal_moves();
+            let scores = w.score_moves(&pos, &moves, Move::NULL, 0, &CheckInfo::new(&pos));
+            let score_of = |uci: &str| {
+                let i = moves.iter().position(|m| m.to_string() == uci).expect(uci);
+                scores[i]
+            };
+            let offer = score_of("g1f3");
+            assert_eq!(!is_plain_quiet(offer), offers_first, "{variant:?}: {offer}");
+            assert!(is_plain_quiet(score_of("g1h3")), "{variant:?}");
         }
     }
 }
