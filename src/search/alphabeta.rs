@@ -4,7 +4,7 @@
 //! extensions.
 
 use super::checks::CheckInfo;
-use super::ordering::{is_bad_tactical, is_plain_quiet, piece_to, NO_PIECE_TO};
+use super::ordering::{is_bad_tactical, is_plain_quiet, offers_capture, piece_to, NO_PIECE_TO};
 use super::see::see;
 use super::tt::{score_from_tt, score_to_tt, Bound};
 use super::worker::{Bounds, Root, Worker};
@@ -220,10 +220,7 @@ impl Worker {
 
             // Antichess: a quiet move onto an attacked square forces the
             // opponent to capture; it is tactical, never pruned.
-            let offers = losers
-                && quiet
-                && !m.is_drop()
-                && pos.attacked_by(m.to(), pos.side_to_move().flip(), pos.occupied());
+            let offers = quiet && offers_capture(pos, m);
             if !root && best_score > -MATE_BOUND && !offers {
                 // Late move pruning and futility for quiet moves that do not check.
                 if quiet && !in_check && is_plain_quiet(move_score) && !checks.gives_check(pos, m) {

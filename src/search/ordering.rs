@@ -49,6 +49,16 @@ pub(super) fn is_bad_tactical(score: i32) -> bool {
     score < QUIET_FLOOR
 }
 
+/// Antichess and giveaway: the quiet move `m` (not a capture or a
+/// promotion) goes to a square the opponent attacks, so the opponent must
+/// capture: tactical, ordered early and never pruned or reduced.
+#[inline(always)]
+pub(super) fn offers_capture(pos: &Position, m: Move) -> bool {
+    pos.rules().losers_win
+        && !m.is_drop()
+        && pos.attacked_by(m.to(), pos.side_to_move().flip(), pos.occupied())
+}
+
 /// Entries of the butterfly table: from-to of board moves, then piece-to of drops.
 pub(super) const HIST_SIZE: usize = 64 * 64 + 5 * 64;
 /// History values stay within +-HIST_MAX.
@@ -217,8 +227,7 @@ impl Worker {
                 let h = h.butterfly[us.index()][hist_index(m)]
                     + i32::from(h.continuation[cont1][pt])
                     + i32::from(h.continuation[cont2][pt]);
-                if losers && !m.is_drop() && pos.attacked_by(m.to(), us.flip(), pos.occupied()) {
-                    // Antichess: a move that forces the opponent to capture.
+                if offers_capture(pos, m) {
                     QUIET_CHECK + h
                 } else if checks.gives_check(pos, m) {
                     if see(pos, m) >= 0 {
