@@ -10,6 +10,10 @@ use crate::position::movegen::MoveList;
 use crate::position::Position;
 use crate::types::{Move, PieceType};
 
+/// Antichess and giveaway quiescence: with at most this many compulsory
+/// captures the side to move does not stand pat.
+const FORCED_CAPTURES_SEARCHED: usize = 2;
+
 impl Worker {
     /// Quiescence search: captures and promotions (all evasions in
     /// check) until the position is quiet.
@@ -47,9 +51,14 @@ impl Worker {
         let losers = pos.rules().losers_win;
         let mut moves = MoveList::new();
         pos.generate_tactical(&mut moves);
-        // Antichess: a single forced capture is followed without standing pat;
-        // with a choice, standing pat keeps the capture tree bounded.
-        let forced_captures = losers && moves.len() == 1 && pos.is_capture(moves[0]);
+        // Antichess: the side to move may not decline a compulsory capture,
+        // so with one or two captures to choose from it does not stand pat:
+        // every capture is searched. With more, standing pat keeps the
+        // capture tree bounded (searching three without it found fewer
+        // forced wins in the same nodes).
+        let forced_captures = losers
+            && moves.len() <= FORCED_CAPTURES_SEARCHED
+            && moves.first().is_some_and(|m| pos.is_capture(*m));
         let mut best = -INF;
         let stand_pat;
         let mut raw_eval = 0;
@@ -144,5 +153,34 @@ impl Worker {
             bound,
         );
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+    use crate::search::ordering::Histories;
+    use crate::search::tt::TranspositionTable;
+    use crate::search::{Limits, Shared};
+    use std::sync::Arc;
+
+    fn quiesce(fen: &str, variant: Variant) -> i32 {
+        let pos = Position::from_fen(fen, variant.rules()).expect("valid FEN");
+        let shared = Arc::new(Shared::new(Arc::new(TranspositionTable::new(1))));
+        let mut w = Worker::new(0, shared, Limits::default(), &[pos.key()], Histories::new());
+        w.qsearch::<true>(&pos, -INF, INF, 0)
+    }
+
+    /// Antichess: White must take Black's last piece with one of two pawns,
+    /// and either capture gives Black the win. Quiescence may not stand pat
+    /// on a static evaluation there: it returns the loss.
+    #[test]
+    fn antichess_two_compulsory_captures_are_searched() {
+        let fen = "8/8/8/8/3n4/2P1P3/8/8 w - - 0 1";
+        for variant in [Variant::Antichess, Variant::Giveaway] {
+            let score = quiesce(fen, variant);
+            assert_eq!(score, -MATE + 1, "{variant:?}");
+        }
     }
 }
