@@ -487,14 +487,41 @@ fn example_game_loss_is_proved() {
 
 mod common;
 
-fn score_mate(line: &str) -> Option<i32> {
+/// The number after the token `key` in a UCI `info` line.
+fn info_number(line: &str, key: &str) -> Option<i64> {
     let mut w = line.split_whitespace();
     while let Some(t) = w.next() {
-        if t == "mate" {
+        if t == key {
             return w.next()?.parse().ok();
         }
     }
     None
+}
+
+fn score_mate(line: &str) -> Option<i32> {
+    info_number(line, "mate").and_then(|m| i32::try_from(m).ok())
+}
+
+/// Issue 12's target for alpha-beta: in the example a plain `go nodes
+/// 50000` (one thread, Hash 64, a fresh engine) already reports the forced
+/// loss with an exact mate score.
+#[test]
+fn alpha_beta_sees_the_example_loss_within_50000_nodes() {
+    let mut e = common::Engine::start();
+    e.send("uci");
+    e.expect("uciok", |l| l == "uciok");
+    e.set_variant(Variant::Antichess);
+    e.send("setoption name Hash value 64");
+    e.send("position fen rnbqkb1r/pp1ppn1p/5pN1/2p5/8/2PP4/PP1NPPPP/1RBQKB1R b - - 0 7 moves h7g6 d2b3");
+    e.send("go nodes 50000");
+    let (lines, _) = e.bestmove();
+    let seen = lines.iter().any(|l| {
+        l.starts_with("info depth")
+            && !l.contains("bound")
+            && score_mate(l).is_some_and(|m| m < 0)
+            && info_number(l, "nodes").is_some_and(|n| n <= 50_000)
+    });
+    assert!(seen, "no exact mate score within 50,000 nodes: {lines:?}");
 }
 
 /// `go mate` in antichess and giveaway runs the solver: an `info` line with
