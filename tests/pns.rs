@@ -502,17 +502,27 @@ fn score_mate(line: &str) -> Option<i32> {
     info_number(line, "mate").and_then(|m| i32::try_from(m).ok())
 }
 
+/// The example game's position after 7...hxg6 8.Nb3 (Black to move, lost).
+const EXAMPLE: &str =
+    "position fen rnbqkb1r/pp1ppn1p/5pN1/2p5/8/2PP4/PP1NPPPP/1RBQKB1R b - - 0 7 moves h7g6 d2b3";
+
+/// A fresh engine after `uci`, set to antichess.
+fn antichess_engine() -> common::Engine {
+    let mut e = common::Engine::start();
+    e.send("uci");
+    e.expect("uciok", |l| l == "uciok");
+    e.set_variant(Variant::Antichess);
+    e
+}
+
 /// Issue 12's target for alpha-beta: in the example a plain `go nodes
 /// 50000` (one thread, Hash 64, a fresh engine) already reports the forced
 /// loss with an exact mate score.
 #[test]
 fn alpha_beta_sees_the_example_loss_within_50000_nodes() {
-    let mut e = common::Engine::start();
-    e.send("uci");
-    e.expect("uciok", |l| l == "uciok");
-    e.set_variant(Variant::Antichess);
+    let mut e = antichess_engine();
     e.send("setoption name Hash value 64");
-    e.send("position fen rnbqkb1r/pp1ppn1p/5pN1/2p5/8/2PP4/PP1NPPPP/1RBQKB1R b - - 0 7 moves h7g6 d2b3");
+    e.send(EXAMPLE);
     e.send("go nodes 50000");
     let (lines, _) = e.bestmove();
     let seen = lines.iter().any(|l| {
@@ -529,13 +539,10 @@ fn alpha_beta_sees_the_example_loss_within_50000_nodes() {
 /// line's first move; other variants keep the alpha-beta `go mate`.
 #[test]
 fn uci_go_mate_runs_the_solver() {
-    let mut e = common::Engine::start();
-    e.send("uci");
-    e.expect("uciok", |l| l == "uciok");
-    e.set_variant(Variant::Antichess);
+    let mut e = antichess_engine();
 
     // The example: Black to move loses.
-    e.send("position fen rnbqkb1r/pp1ppn1p/5pN1/2p5/8/2PP4/PP1NPPPP/1RBQKB1R b - - 0 7 moves h7g6 d2b3");
+    e.send(EXAMPLE);
     e.send("go mate 16");
     let (lines, mv) = e.bestmove();
     let info = lines
