@@ -308,9 +308,6 @@ impl Worker {
 mod tests {
     use super::*;
     use crate::rules::Variant;
-    use crate::search::tt::TranspositionTable;
-    use crate::search::{Limits, Shared};
-    use std::sync::Arc;
 
     /// In antichess a quiet move that forces the opponent to capture is
     /// ordered above every plain quiet move; in chess the same move is not.
@@ -320,8 +317,7 @@ mod tests {
         let fen = "4k3/8/8/8/4p3/8/8/4K1N1 w - - 0 1";
         for (variant, offers_first) in [(Variant::Antichess, true), (Variant::Chess, false)] {
             let pos = Position::from_fen(fen, variant.rules()).expect("valid FEN");
-            let shared = Arc::new(Shared::new(Arc::new(TranspositionTable::new(1))));
-            let w = Worker::new(0, shared, Limits::default(), &[pos.key()], Histories::new());
+            let w = Worker::for_test(&pos);
             let moves = pos.legal_moves();
             let scores = w.score_moves(&pos, &moves, Move::NULL, 0, &CheckInfo::new(&pos));
             let score_of = |uci: &str| {

@@ -56,9 +56,8 @@ impl Worker {
         // every capture is searched. With more, standing pat keeps the
         // capture tree bounded (searching three without it found fewer
         // forced wins in the same nodes).
-        let forced_captures = losers
-            && moves.len() <= FORCED_CAPTURES_SEARCHED
-            && moves.first().is_some_and(|m| pos.is_capture(*m));
+        let captures_compulsory = losers && moves.first().is_some_and(|m| pos.is_capture(*m));
+        let forced_captures = captures_compulsory && moves.len() <= FORCED_CAPTURES_SEARCHED;
         let mut best = -INF;
         let stand_pat;
         let mut raw_eval = 0;
@@ -80,7 +79,7 @@ impl Worker {
                 if stand_pat >= beta {
                     return stand_pat;
                 }
-                if losers && !moves.first().is_some_and(|m| pos.is_capture(*m)) {
+                if losers && !captures_compulsory {
                     // No capture is forced: the position is quiet.
                     return stand_pat;
                 }
@@ -160,16 +159,10 @@ impl Worker {
 mod tests {
     use super::*;
     use crate::rules::Variant;
-    use crate::search::ordering::Histories;
-    use crate::search::tt::TranspositionTable;
-    use crate::search::{Limits, Shared};
-    use std::sync::Arc;
 
     fn quiesce(fen: &str, variant: Variant) -> i32 {
         let pos = Position::from_fen(fen, variant.rules()).expect("valid FEN");
-        let shared = Arc::new(Shared::new(Arc::new(TranspositionTable::new(1))));
-        let mut w = Worker::new(0, shared, Limits::default(), &[pos.key()], Histories::new());
-        w.qsearch::<true>(&pos, -INF, INF, 0)
+        Worker::for_test(&pos).qsearch::<true>(&pos, -INF, INF, 0)
     }
 
     /// Antichess: White must take Black's last piece with one of two pawns,

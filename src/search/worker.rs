@@ -70,6 +70,17 @@ pub struct Worker {
     pub(super) root_depth: i32,
 }
 
+#[cfg(test)]
+impl Worker {
+    /// A lone worker for unit tests: a 1 MB table of its own, no limits,
+    /// fresh histories, `pos` the game's only position.
+    pub(super) fn for_test(pos: &Position) -> Worker {
+        let tt = Arc::new(super::TranspositionTable::new(1));
+        let shared = Arc::new(Shared::new(tt));
+        Worker::new(0, shared, Limits::default(), &[pos.key()], Histories::new())
+    }
+}
+
 impl Worker {
     /// A worker for one thread of a search; `history` holds the keys of the
     /// game's positions up to and including the root, `hist` the thread's
