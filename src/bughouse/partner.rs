@@ -8,8 +8,10 @@
 //! |---|---|---|
 //! | `sit` | `s`, `wait` | wait: do not move until `go` (or until the clock forbids it) |
 //! | `go` | `g`, `move` | move again normally |
-//! | `need <piece>` | `+n`, `++q`, `n`, `knight` | the partner needs that piece: capture it when you can |
-//! | `dont give <piece>` | `don't give q`, `-q`, `--r` | do not let that piece be captured (it would reach the partner's opponent) |
+//! | `need <piece>` | `+n`, `n`, `knight` | the partner needs that piece: capture it when you can |
+//! | `must have <piece>` | `++n`, `+++n` | the partner mates with that piece: capture one even at a cost |
+//! | `dont give <piece>` | `don't give q`, `-q` | do not let that piece be captured (it would reach the partner's opponent) |
+//! | `must not give <piece>` | `--q`, `---q` | that piece mates the partner: keep it at almost any cost |
 //! | `no trades` | `---trades`, `-trades` | avoid giving anything |
 //! | `trades` | `+trades`, `trades ok` | trades are fine again (clears `dont give`) |
 //! | `dead` | | the partner is lost on his board: win fast |
@@ -35,6 +37,11 @@ pub const REQUEST_MOVES: u8 = 6;
 /// capture, ours that must not be given this much more to keep.
 pub const REQUEST_BIAS: i32 = 150;
 
+/// The same for the urgent requests (`must have`, `must not give`): the
+/// piece decides the partner's game (it mates, or its loss gets him mated),
+/// so it is worth three pawns more.
+pub const URGENT_BIAS: i32 = 300;
+
 /// One message between partners.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PartnerMessage {
@@ -44,8 +51,12 @@ pub enum PartnerMessage {
     Go,
     /// Capture a piece of this kind for me.
     Need(PieceType),
+    /// Capture a piece of this kind for me even at a cost: it mates.
+    MustHave(PieceType),
     /// Do not let a piece of this kind be captured.
     DontGive(PieceType),
+    /// Keep every piece of this kind at almost any cost: it mates me.
+    MustNotGive(PieceType),
     /// Do not let anything be captured.
     NoTrades,
     /// Trades are fine again.
@@ -69,8 +80,8 @@ pub enum PartnerMessage {
 }
 
 /// The answer to [`PartnerMessage::Help`]: the vocabulary in one line.
-pub const HELP: &str = "I understand: sit, go, need <p> (+p), dont give <p> (-p), no trades \
-    (---trades), trades, dead, x, fast, slow, time <cs>, otim <cs>, clear; p = p n b r q";
+pub const HELP: &str = "I understand: sit, go, need <p> (+p), must have <p> (++p), dont give <p> \
+    (-p), must not give <p> (--p), no trades (---trades), trades, dead, x, fast, slow, time <cs>, otim <cs>, clear; p = p n b r q";
 
 fn piece_word(w: &str) -> Option<PieceType> {
     let w = w.trim_matches(|c: char| !c.is_ascii_alphabetic());
@@ -123,6 +134,19 @@ impl FromStr for PartnerMessage {
                     .and_then(|w| piece_word(w))
                     .ok_or_else(|| format!("need what? '{}'", text.trim()))?,
             ),
+            "must" => {
+                let piece = words
+                    .iter()
+                    .skip(1)
+                    .find(|w| !matches!(**w, "have" | "get" | "not" | "give"))
+                    .and_then(|w| piece_word(w))
+                    .ok_or_else(|| format!("must what? '{}'", text.trim()))?;
+                if words.get(1) == Some(&"not") {
+                    M::MustNotGive(piece)
+                } else {
+                    M::MustHave(piece)
+                }
+            }
             "dont" | "don't" | "do" => {
                 let piece = words
                     .iter()
@@ -134,10 +158,15 @@ impl FromStr for PartnerMessage {
             }
             _ if first.starts_with('-') && first.ends_with("trades") => M::NoTrades,
             _ => {
-                if let Some(rest) = first.strip_prefix('+') {
-                    M::Need(piece_word(rest.trim_start_matches('+')).ok_or_else(unknown)?)
+                // One sign asks, two or more insist (the Sjeng-style levels).
+                if let Some(rest) = first.strip_prefix("++") {
+                    M::MustHave(piece_word(rest.trim_start_matches('+')).ok_or_else(unknown)?)
+                } else if let Some(rest) = first.strip_prefix('+') {
+                    M::Need(piece_word(rest).ok_or_else(unknown)?)
+                } else if let Some(rest) = first.strip_prefix("--") {
+                    M::MustNotGive(piece_word(rest.trim_start_matches('-')).ok_or_else(unknown)?)
                 } else if let Some(rest) = first.strip_prefix('-') {
-                    M::DontGive(piece_word(rest.trim_start_matches('-')).ok_or_else(unknown)?)
+                    M::DontGive(piece_word(rest).ok_or_else(unknown)?)
                 } else if let Some(k) = piece_word(first) {
                     M::Need(k)
                 } else {
@@ -156,7 +185,9 @@ impl fmt::Display for PartnerMessage {
             M::Sit => f.write_str("sit"),
             M::Go => f.write_str("go"),
             M::Need(k) => write!(f, "need {}", k.char()),
+            M::MustHave(k) => write!(f, "++{}", k.char()),
             M::DontGive(k) => write!(f, "dont give {}", k.char()),
+            M::MustNotGive(k) => write!(f, "--{}", k.char()),
             M::NoTrades => f.write_str("no trades"),
             M::Trades => f.write_str("trades"),
             M::Dead => f.write_str("dead"),
@@ -180,6 +211,10 @@ pub struct PartnerState {
     pub need: [bool; 5],
     /// Pieces we must not give away (P N B R Q).
     pub dont_give: [bool; 5],
+    /// Which of the needed pieces are needed urgently (`must have`).
+    pub need_urgent: [bool; 5],
+    /// Which of the pieces not to give are kept urgently (`must not give`).
+    pub dont_give_urgent: [bool; 5],
     /// The partner is lost on his board.
     pub partner_dead: bool,
     /// Play faster than usual.
@@ -213,18 +248,26 @@ impl PartnerState {
             M::Clear => {
                 self.need = [false; 5];
                 self.dont_give = [false; 5];
+                self.need_urgent = [false; 5];
+                self.dont_give_urgent = [false; 5];
             }
-            M::Trades => self.dont_give = [false; 5],
+            M::Trades => {
+                self.dont_give = [false; 5];
+                self.dont_give_urgent = [false; 5];
+            }
             M::NoTrades => {
                 self.dont_give = [true; 5];
+                self.dont_give_urgent = [false; 5];
                 self.dont_give_left = [REQUEST_MOVES; 5];
             }
-            M::Need(k) => {
+            M::Need(k) | M::MustHave(k) => {
                 self.need[k.index()] = true;
+                self.need_urgent[k.index()] = matches!(msg, M::MustHave(_));
                 self.need_left[k.index()] = REQUEST_MOVES;
             }
-            M::DontGive(k) => {
+            M::DontGive(k) | M::MustNotGive(k) => {
                 self.dont_give[k.index()] = true;
+                self.dont_give_urgent[k.index()] = matches!(msg, M::MustNotGive(_));
                 self.dont_give_left[k.index()] = REQUEST_MOVES;
             }
             M::Help => {}
@@ -234,15 +277,15 @@ impl PartnerState {
     /// One more move of ours: requests age, and those that have held for
     /// [`REQUEST_MOVES`] moves lapse.
     pub fn tick(&mut self) {
-        for (flag, left) in self.need.iter_mut().zip(self.need_left.iter_mut()).chain(
-            self.dont_give
-                .iter_mut()
-                .zip(self.dont_give_left.iter_mut()),
-        ) {
+        let needs = self.need.iter_mut().zip(&mut self.need_urgent);
+        let keeps = self.dont_give.iter_mut().zip(&mut self.dont_give_urgent);
+        let lefts = self.need_left.iter_mut().chain(&mut self.dont_give_left);
+        for ((flag, urgent), left) in needs.chain(keeps).zip(lefts) {
             if *flag {
                 *left = left.saturating_sub(1);
                 if *left == 0 {
                     *flag = false;
+                    *urgent = false;
                 }
             }
         }
@@ -250,15 +293,19 @@ impl PartnerState {
 
     /// Evaluation bias for the side `us` to move: the opponent's pieces the
     /// partner needs are worth more to capture, our pieces that must not be
-    /// given are worth more to keep. Indexed `[colour][piece]`.
+    /// given are worth more to keep ([`REQUEST_BIAS`], or [`URGENT_BIAS`]
+    /// for the urgent requests). Indexed `[colour][piece]`.
     pub fn bias(&self, us: Color) -> [[i32; 5]; 2] {
+        let size = |urgent: bool| if urgent { URGENT_BIAS } else { REQUEST_BIAS };
+        let need = self.need.iter().zip(&self.need_urgent);
+        let keep = self.dont_give.iter().zip(&self.dont_give_urgent);
         let mut b = [[0; 5]; 2];
-        for (k, (&need, &keep)) in self.need.iter().zip(&self.dont_give).enumerate() {
+        for (k, ((&need, &need_urgent), (&keep, &keep_urgent))) in need.zip(keep).enumerate() {
             if need {
-                b[us.flip().index()][k] += REQUEST_BIAS;
+                b[us.flip().index()][k] += size(need_urgent);
             }
             if keep {
-                b[us.index()][k] += REQUEST_BIAS;
+                b[us.index()][k] += size(keep_urgent);
             }
         }
         b
@@ -329,7 +376,9 @@ mod tests {
         ];
         for k in PieceType::POCKET {
             all.push(M::Need(k));
+            all.push(M::MustHave(k));
             all.push(M::DontGive(k));
+            all.push(M::MustNotGive(k));
         }
         for m in all {
             assert_eq!(m.to_string().parse::<PartnerMessage>(), Ok(m), "{m}");
@@ -350,5 +399,40 @@ mod tests {
         assert!(s.need[PieceType::Knight.index()], "repeated: holds again");
         assert!(!s.dont_give[PieceType::Queen.index()], "lapsed");
         assert_eq!(s.bias(Color::White)[Color::White.index()], [0; 5]);
+    }
+
+    /// Two or more signs insist: the urgent requests weigh more, a plain
+    /// request of the same piece takes the urgency back, and it lapses.
+    #[test]
+    fn urgent_requests_weigh_more_until_they_lapse() {
+        use PartnerMessage as M;
+        assert_eq!("++n".parse(), Ok(M::MustHave(PieceType::Knight)));
+        assert_eq!("+++q".parse(), Ok(M::MustHave(PieceType::Queen)));
+        assert_eq!("--r".parse(), Ok(M::MustNotGive(PieceType::Rook)));
+        assert_eq!(
+            "must have bishop".parse(),
+            Ok(M::MustHave(PieceType::Bishop))
+        );
+        assert_eq!(
+            "must not give p".parse(),
+            Ok(M::MustNotGive(PieceType::Pawn))
+        );
+        assert_eq!("---trades".parse(), Ok(M::NoTrades));
+        assert!("must".parse::<PartnerMessage>().is_err());
+        assert!("++".parse::<PartnerMessage>().is_err());
+        let (n, q) = (PieceType::Knight.index(), PieceType::Queen.index());
+        let mut s = PartnerState::default();
+        apply(&mut s, "++n");
+        apply(&mut s, "--q");
+        let b = s.bias(Color::Black);
+        assert_eq!(b[Color::White.index()][n], URGENT_BIAS);
+        assert_eq!(b[Color::Black.index()][q], URGENT_BIAS);
+        apply(&mut s, "need n");
+        assert_eq!(s.bias(Color::Black)[Color::White.index()][n], REQUEST_BIAS);
+        for _ in 0..REQUEST_MOVES {
+            s.tick();
+        }
+        assert_eq!(s.bias(Color::Black), [[0; 5]; 2]);
+        assert!(!s.need_urgent[n] && !s.dont_give_urgent[q]);
     }
 }

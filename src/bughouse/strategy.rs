@@ -5,15 +5,15 @@
 //!
 //! Owed pieces: before each move, short searches with one more piece of
 //! each kind in either pocket value the pieces the partner may send (or
-//! give away). A gain well beyond the piece's usual pocket value makes a
-//! `need` request, such a loss a `dont give`; a piece that would decide the
-//! game (typically a mate) makes the engine sit and wait for it while its
-//! clock allows.
+//! give away). A piece that would decide the game (typically a mate) makes
+//! a request, `++X` (must have) or, in the opponent's hand, `--X` (must not
+//! give), and makes the engine sit and wait for it while its clock allows.
+//! A side that is being mated says `dead` and stalls.
 
 use super::partner::{PartnerMessage, PartnerState, REQUEST_MOVES};
 use crate::eval::hand_value;
 use crate::position::Position;
-use crate::search::{self, Limits, Shared, TranspositionTable};
+use crate::search::{self, Limits, Shared, TranspositionTable, MATE_BOUND};
 use crate::types::{Color, PieceType, Square};
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,14 +24,17 @@ pub const OWED_DEPTH: i32 = 4;
 /// searches (no requests, no sitting) and spends the time on its move.
 pub const OWED_MIN_CLOCK_MS: u64 = 4000;
 /// Gain (centipawns) beyond a piece's usual pocket value from one more
-/// piece in hand that makes the engine ask its partner for it; the same
-/// loss makes it say "dont give".
+/// piece in hand that (with a decisive score) makes the engine ask its
+/// partner for it; the same loss makes it say "must not give".
 pub const NEED_GAIN: i32 = 200;
 /// Gain (centipawns, beyond the usual pocket value) from a piece not yet in
 /// hand that makes the engine sit and wait for it, when the clock allows...
 pub const SIT_GAIN: i32 = 400;
 /// ... and the score it would then reach (a decisive one: mate, or close).
 pub const SIT_SCORE: i32 = 1000;
+/// Clock (ms) a side that is being mated keeps when it stalls: it sits
+/// until this much is left, then plays on.
+pub const STALL_RESERVE_MS: u64 = 2000;
 
 /// Scores of the owed-piece searches ([`owed_pieces`]), indexed by pocket
 /// piece kind (P N B R Q); `None` where the pocket was full.
@@ -39,6 +42,9 @@ pub const SIT_SCORE: i32 = 1000;
 pub struct OwedPieces {
     /// The position as it is.
     pub base: i32,
+    /// The search of the position as it is found a forced mate against
+    /// the side to move.
+    pub mated: bool,
     /// With one more piece of that kind in our pocket.
     pub mine: [Option<i32>; 5],
     /// With one more piece of that kind in the opponent's pocket.
@@ -53,7 +59,8 @@ pub struct Decision {
     /// Sitting on its own for this piece, for at most this long.
     pub sit_for: Option<(PieceType, Duration)>,
     /// Hold the move back, why, and for at most how long (the partner
-    /// said `sit`, or the engine sits for a piece).
+    /// said `sit`, the engine is being mated and stalls, or it sits for a
+    /// piece).
     pub hold: Option<(SitReason, Duration)>,
     /// Share of the usual thinking time to use (percent).
     pub time_percent: u32,
@@ -66,6 +73,9 @@ pub enum SitReason {
     ForPiece(PieceType),
     /// The partner asked it to sit (until `go`).
     PartnerAsked,
+    /// It is being mated: it stalls, so that its opponent cannot mate it
+    /// while the partner tries to win his board first (it said `dead`).
+    Mated,
 }
 
 impl std::fmt::Display for SitReason {
@@ -73,6 +83,7 @@ impl std::fmt::Display for SitReason {
         match self {
             SitReason::ForPiece(p) => write!(f, "for {}", p.char().to_ascii_uppercase()),
             SitReason::PartnerAsked => f.write_str("as the partner asked"),
+            SitReason::Mated => f.write_str("while mated"),
         }
     }
 }
@@ -98,8 +109,10 @@ pub fn short_search(pos: &Position, depth: i32) -> i32 {
 pub fn owed_pieces(pos: &Position) -> OwedPieces {
     let us = pos.side_to_move();
     let score = |p: &Position| short_search(p, OWED_DEPTH).clamp(-2000, 2000);
+    let base = short_search(pos, OWED_DEPTH);
     let mut owed = OwedPieces {
-        base: score(pos),
+        base: base.clamp(-2000, 2000),
+        mated: base <= -MATE_BOUND,
         ..OwedPieces::default()
     };
     for k in PieceType::POCKET {
@@ -140,6 +153,24 @@ pub fn sit_budget(own_ms: u64, their_ms: u64) -> Option<Duration> {
         .saturating_sub(1000)
         .min(own_ms / 3);
     (budget >= 300).then(|| Duration::from_millis(budget))
+}
+
+/// How long a side that is being mated stalls with `own_ms` on its clock:
+/// all but [`STALL_RESERVE_MS`]. `None` when that is under 300 ms.
+pub fn stall_budget(own_ms: u64) -> Option<Duration> {
+    let budget = own_ms.saturating_sub(STALL_RESERVE_MS);
+    (budget >= 300).then(|| Duration::from_millis(budget))
+}
+
+/// What the owed-piece searches suggest before a move ([`Bughouse::plan`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// Messages for the partner.
+    pub messages: Vec<PartnerMessage>,
+    /// Sit for this piece, for at most this long.
+    pub sit_for: Option<(PieceType, Duration)>,
+    /// Being mated: stall for at most this long.
+    pub stall: Option<Duration>,
 }
 
 /// Gambler promotion rule: the piece of the opponent that `chooser` takes
@@ -191,6 +222,8 @@ pub struct Bughouse {
     pub messages: bool,
     /// Requests said, with the move number when they were last said.
     said: Vec<(PartnerMessage, u32)>,
+    /// We told the partner `dead` (and have not said `x` since).
+    said_dead: bool,
     /// Moves planned in this game.
     moves: u32,
 }
@@ -203,6 +236,7 @@ impl Default for Bughouse {
             clocks: None,
             messages: true,
             said: Vec::new(),
+            said_dead: false,
             moves: 0,
         }
     }
@@ -213,6 +247,7 @@ impl Bughouse {
     pub fn new_game(&mut self) {
         self.partner = PartnerState::default();
         self.said.clear();
+        self.said_dead = false;
         self.moves = 0;
     }
 
@@ -242,23 +277,25 @@ impl Bughouse {
     /// clocks of the side to move and of its opponent.
     ///
     /// Gains and losses are counted beyond the piece's usual pocket value.
-    /// Messages: `need X` for the piece that would help most (a gain of at
-    /// least [`NEED_GAIN`]), `dont give X` for the piece that would hurt most
-    /// in the opponent's hand. Sitting: when a piece not yet in hand would
+    /// Messages: `must have X` for the piece that would help most (a gain of
+    /// at least [`NEED_GAIN`]) when it brings a decisive score
+    /// ([`SIT_SCORE`]), `must not give X` for the piece that would hurt most
+    /// in the opponent's hand when that is decisive against us; requests for
+    /// a piece that only wins material are not made. Sitting: when a piece
+    /// not yet in hand would
     /// gain at least [`SIT_GAIN`] and reach [`SIT_SCORE`] (a mate it allows,
-    /// typically), it may arrive ([`may_arrive`]), and the clock allows
-    /// waiting ([`sit_budget`]).
-    pub fn plan(
-        &self,
-        pos: &Position,
-        own_ms: Option<u64>,
-        their_ms: Option<u64>,
-    ) -> (Vec<PartnerMessage>, Option<(PieceType, Duration)>) {
+    /// typically), it may arrive ([`may_arrive`]), the clock allows
+    /// waiting ([`sit_budget`]) and the partner has not said he is lost
+    /// (then no piece comes from him). Stalling, with messages on: when the
+    /// side to move is being mated, it sits for most of its clock
+    /// ([`stall_budget`]); its opponent cannot mate it meanwhile, and its
+    /// partner, told `dead`, plays fast to win his board first.
+    pub fn plan(&self, pos: &Position, own_ms: Option<u64>, their_ms: Option<u64>) -> Plan {
         let mut messages = Vec::new();
         // The eleven short searches take a few milliseconds together; with
         // a low clock that time goes to the move.
         if !pos.rules().two_boards || own_ms.is_some_and(|t| t < OWED_MIN_CLOCK_MS) {
-            return (messages, None);
+            return Plan::default();
         }
         let owed = owed_pieces(pos);
         let gain = |k: PieceType| owed.mine[k.index()].map_or(0, |s| s - owed.base - hand_value(k));
@@ -271,22 +308,49 @@ impl Bughouse {
             .into_iter()
             .max_by_key(|&k| (loss(k), k.index()));
         if self.messages {
-            if let Some(k) = best_gain.filter(|&k| gain(k) >= NEED_GAIN) {
-                messages.push(PartnerMessage::Need(k));
+            // Only a piece that decides the game (it mates, or in the
+            // opponent's hand mates us) is worth bending the partner's play.
+            if let Some(k) = best_gain.filter(|&k| {
+                gain(k) >= NEED_GAIN && owed.mine[k.index()].is_some_and(|s| s >= SIT_SCORE)
+            }) {
+                messages.push(PartnerMessage::MustHave(k));
             }
-            if let Some(k) = worst_loss.filter(|&k| loss(k) >= NEED_GAIN) {
-                messages.push(PartnerMessage::DontGive(k));
+            if let Some(k) = worst_loss.filter(|&k| {
+                loss(k) >= NEED_GAIN && owed.theirs[k.index()].is_some_and(|s| s <= -SIT_SCORE)
+            }) {
+                messages.push(PartnerMessage::MustNotGive(k));
             }
         }
         let mut sit_for = None;
+        let partner_lost = self.messages && self.partner.partner_dead;
         if let (Some(k), Some(own), Some(theirs)) = (best_gain, own_ms, their_ms) {
             let decisive = owed.mine[k.index()].is_some_and(|s| s >= SIT_SCORE);
             let us = pos.side_to_move();
-            if gain(k) >= SIT_GAIN && decisive && may_arrive(&self.partner_boards, us, k) {
+            if gain(k) >= SIT_GAIN
+                && decisive
+                && !partner_lost
+                && may_arrive(&self.partner_boards, us, k)
+            {
                 sit_for = sit_budget(own, theirs).map(|d| (k, d));
             }
         }
-        (messages, sit_for)
+        let stall = if self.messages && owed.mated {
+            own_ms.and_then(stall_budget)
+        } else {
+            None
+        };
+        if self.messages {
+            if stall.is_some() && !self.said_dead {
+                messages.push(PartnerMessage::Dead);
+            } else if stall.is_none() && self.said_dead {
+                messages.push(PartnerMessage::Alive);
+            }
+        }
+        Plan {
+            messages,
+            sit_for,
+            stall,
+        }
     }
 
     /// Everything decided before a move of `pos`'s side to move:
@@ -304,10 +368,21 @@ impl Bughouse {
             self.moves += 1;
             self.partner.tick();
         }
-        let (messages, sit_for) = self.plan(pos, own_ms, their_ms);
+        let Plan {
+            messages,
+            sit_for,
+            stall,
+        } = self.plan(pos, own_ms, their_ms);
         let now = self.moves;
         let mut requests = Vec::new();
         for msg in messages {
+            if matches!(msg, PartnerMessage::Dead | PartnerMessage::Alive) {
+                // Said once each way: `dead` holds at the partner's end
+                // until `x`.
+                self.said_dead = msg == PartnerMessage::Dead;
+                requests.push(msg);
+                continue;
+            }
             match self.said.iter_mut().find(|(m, _)| *m == msg) {
                 Some((_, at)) if now - *at < u32::from(REQUEST_MOVES) => {}
                 Some((_, at)) => {
@@ -322,6 +397,8 @@ impl Bughouse {
         }
         let hold = if self.messages && self.partner.sit {
             own_ms.map(|ms| (SitReason::PartnerAsked, Duration::from_millis(ms / 2)))
+        } else if let Some(d) = stall {
+            Some((SitReason::Mated, d))
         } else {
             sit_for.map(|(k, d)| (SitReason::ForPiece(k), d))
         };
@@ -380,8 +457,8 @@ mod tests {
         let d = b.decide(&pos, Some(20_000), Some(10_000), true);
         assert!(
             d.requests
-                .contains(&PartnerMessage::Need(PieceType::Knight)),
-            "{d:?}"
+                .contains(&PartnerMessage::MustHave(PieceType::Knight)),
+            "a knight that mates is asked for urgently: {d:?}"
         );
         assert_eq!(
             d.sit_for,
@@ -401,13 +478,42 @@ mod tests {
         assert_eq!(d.hold, None);
     }
 
+    /// A knight would win a rook (fork on c7) but not the game: well worth
+    /// having, yet not worth bending the partner's play, so it is not asked
+    /// for. (A queen would win the rook and the game: that one is.)
+    #[test]
+    fn a_piece_that_only_wins_material_is_not_asked_for() {
+        let pos = Position::from_fen(
+            "r3k3/8/8/8/8/8/8/4K3[] w - - 0 1",
+            Variant::Bughouse.rules(),
+        )
+        .unwrap();
+        let owed = owed_pieces(&pos);
+        let with_knight = owed.mine[PieceType::Knight.index()].unwrap();
+        let gain = with_knight - owed.base - hand_value(PieceType::Knight);
+        assert!(gain >= NEED_GAIN && with_knight < SIT_SCORE, "{owed:?}");
+        let mut b = Bughouse::default();
+        let d = b.decide(&pos, Some(20_000), Some(10_000), true);
+        let knight = PieceType::Knight;
+        assert!(
+            !d.requests
+                .iter()
+                .any(|m| matches!(m, PartnerMessage::Need(k) | PartnerMessage::MustHave(k) if *k == knight)),
+            "{d:?}"
+        );
+        assert!(d
+            .requests
+            .contains(&PartnerMessage::MustHave(PieceType::Queen)));
+        assert!(d.sit_for.is_none_or(|(k, _)| k != knight));
+    }
+
     /// A request is repeated once it has lapsed at the partner's end, and a
     /// restarted search neither ages requests nor says them again.
     #[test]
     fn requests_repeat_only_after_they_lapse() {
         let pos = smother();
         let mut b = Bughouse::default();
-        let need = PartnerMessage::Need(PieceType::Knight);
+        let need = PartnerMessage::MustHave(PieceType::Knight);
         let mut said_at = Vec::new();
         for move_number in 1..=(2 * u32::from(REQUEST_MOVES) + 1) {
             let d = b.decide(&pos, Some(20_000), Some(10_000), true);
@@ -442,7 +548,7 @@ mod tests {
             Color::White,
             PieceType::Bishop
         ));
-        let (_, sit) = b.plan(&pos, Some(20_000), Some(10_000));
+        let sit = b.plan(&pos, Some(20_000), Some(10_000)).sit_for;
         assert_eq!(sit.map(|(k, _)| k), Some(PieceType::Knight));
         // Nothing of the kind is attacked: no sitting for it.
         let quiet = "rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR[] b KQkq - 0 1";
@@ -452,7 +558,35 @@ mod tests {
             Color::White,
             PieceType::Knight
         ));
-        assert_eq!(b.plan(&pos, Some(20_000), Some(10_000)).1, None);
+        assert_eq!(b.plan(&pos, Some(20_000), Some(10_000)).sit_for, None);
+    }
+
+    /// White to move is mated in two (a queen drop follows Kg1): with
+    /// messages on it says `dead` once and stalls for all but the reserve;
+    /// when the mate is gone it says `x`. With messages off it plays on.
+    #[test]
+    fn a_mated_side_stalls_and_says_dead() {
+        let rules = Variant::Bughouse.rules();
+        let mated = Position::from_fen("8/8/8/8/8/6k1/8/7K[q] w - - 0 1", rules).unwrap();
+        assert!(owed_pieces(&mated).mated);
+        let mut b = Bughouse::default();
+        let d = b.decide(&mated, Some(9_000), Some(3_000), true);
+        assert_eq!(d.requests, vec![PartnerMessage::Dead]);
+        assert_eq!(
+            d.hold,
+            Some((SitReason::Mated, Duration::from_millis(7_000)))
+        );
+        let again = b.decide(&mated, Some(8_000), Some(3_000), false);
+        assert!(again.requests.is_empty(), "{again:?}");
+        assert_eq!(stall_budget(STALL_RESERVE_MS + 299), None);
+        let safe = Position::startpos(Variant::Bughouse);
+        let d = b.decide(&safe, Some(9_000), Some(3_000), true);
+        assert_eq!(d.requests, vec![PartnerMessage::Alive]);
+        assert_eq!(d.hold, None);
+        b.new_game();
+        b.messages = false;
+        let d = b.decide(&mated, Some(9_000), Some(3_000), true);
+        assert!(d.requests.is_empty() && d.hold.is_none(), "{d:?}");
     }
 
     #[test]

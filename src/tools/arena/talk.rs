@@ -25,6 +25,8 @@ pub struct TalkStats {
     pub sat_for_piece: usize,
     /// Moves held back because the partner asked.
     pub sat_for_partner: usize,
+    /// Moves held back while being mated (stalling).
+    pub stalled: usize,
 }
 
 impl TalkStats {
@@ -37,6 +39,7 @@ impl TalkStats {
         self.sits_asked += o.sits_asked;
         self.sat_for_piece += o.sat_for_piece;
         self.sat_for_partner += o.sat_for_partner;
+        self.stalled += o.stalled;
     }
 }
 
@@ -66,7 +69,7 @@ impl TalkLog {
         let s = &mut self.stats[team];
         s.messages += 1;
         match text.parse::<PartnerMessage>() {
-            Ok(PartnerMessage::Need(kind)) => {
+            Ok(PartnerMessage::Need(kind) | PartnerMessage::MustHave(kind)) => {
                 s.needs += 1;
                 self.open.retain(|n| {
                     !(n.team == team && n.board == board && n.color == color && n.kind == kind)
@@ -92,6 +95,8 @@ impl TalkLog {
             self.stats[team].sat_for_partner += 1;
         } else if text.starts_with("for ") {
             self.stats[team].sat_for_piece += 1;
+        } else if text.starts_with("while mated") {
+            self.stats[team].stalled += 1;
         }
     }
 
@@ -135,7 +140,8 @@ pub fn talk_lines(totals: &[TalkStats; 2], games: usize) -> Vec<String> {
         .map(|(i, t)| {
             format!(
                 "Talk of team {}'s engines: {} messages ({:.1} per game); need {}: arrived {}, \
-                 dropped {}; sit asked {}; held a move for a piece {}, as the partner asked {}",
+                 dropped {}; sit asked {}; held a move for a piece {}, as the partner asked {}, \
+                 while mated {}",
                 i + 1,
                 t.messages,
                 t.messages as f64 / games,
@@ -144,7 +150,8 @@ pub fn talk_lines(totals: &[TalkStats; 2], games: usize) -> Vec<String> {
                 t.used,
                 t.sits_asked,
                 t.sat_for_piece,
-                t.sat_for_partner
+                t.sat_for_partner,
+                t.stalled
             )
         })
         .collect()
@@ -195,9 +202,11 @@ mod tests {
         assert!(log.open.is_empty(), "the request lapsed: {:?}", log.open);
         log.sat(0, "for N at most 6666 ms");
         log.sat(0, "as the partner asked at most 100 ms");
+        log.sat(1, "while mated at most 8000 ms");
         assert_eq!(
             (log.stats[0].sat_for_piece, log.stats[0].sat_for_partner),
             (1, 1)
         );
+        assert_eq!((log.stats[0].stalled, log.stats[1].stalled), (0, 1));
     }
 }
