@@ -102,7 +102,8 @@ fn uci_engine_sits_for_an_owed_piece_when_its_clock_allows() {
     s.send(&format!("position fen {SMOTHER}"));
     // Ten seconds ahead on the clock: sitting is affordable.
     s.send("go wtime 20000 btime 10000");
-    s.expect("the request", |l| l == "info string ptell need n");
+    // The knight mates: the request is the urgent one.
+    s.expect("the request", |l| l == "info string ptell ++n");
     let sit = expect_sitting(&mut s);
     assert!(
         sit.starts_with("info string sitting for N at most "),
