@@ -108,10 +108,11 @@ pub fn short_search(pos: &Position, depth: i32) -> i32 {
 /// that a mate counts as a large gain, not an infinite one.
 pub fn owed_pieces(pos: &Position) -> OwedPieces {
     let us = pos.side_to_move();
-    let score = |p: &Position| short_search(p, OWED_DEPTH).clamp(-2000, 2000);
+    let clamp = |s: i32| s.clamp(-2000, 2000);
+    let score = |p: &Position| clamp(short_search(p, OWED_DEPTH));
     let base = short_search(pos, OWED_DEPTH);
     let mut owed = OwedPieces {
-        base: base.clamp(-2000, 2000),
+        base: clamp(base),
         mated: base <= -MATE_BOUND,
         ..OwedPieces::default()
     };
@@ -152,14 +153,18 @@ pub fn sit_budget(own_ms: u64, their_ms: u64) -> Option<Duration> {
         .saturating_sub(their_ms)
         .saturating_sub(1000)
         .min(own_ms / 3);
-    (budget >= 300).then(|| Duration::from_millis(budget))
+    hold_budget(budget)
 }
 
 /// How long a side that is being mated stalls with `own_ms` on its clock:
 /// all but [`STALL_RESERVE_MS`]. `None` when that is under 300 ms.
 pub fn stall_budget(own_ms: u64) -> Option<Duration> {
-    let budget = own_ms.saturating_sub(STALL_RESERVE_MS);
-    (budget >= 300).then(|| Duration::from_millis(budget))
+    hold_budget(own_ms.saturating_sub(STALL_RESERVE_MS))
+}
+
+/// A hold of `ms`, or `None` when it is under 300 ms (not worth holding).
+fn hold_budget(ms: u64) -> Option<Duration> {
+    (ms >= 300).then(|| Duration::from_millis(ms))
 }
 
 /// What the owed-piece searches suggest before a move ([`Bughouse::plan`]).
@@ -307,43 +312,40 @@ impl Bughouse {
         let worst_loss = PieceType::POCKET
             .into_iter()
             .max_by_key(|&k| (loss(k), k.index()));
-        if self.messages {
-            // Only a piece that decides the game (it mates, or in the
-            // opponent's hand mates us) is worth bending the partner's play.
-            if let Some(k) = best_gain.filter(|&k| {
-                gain(k) >= NEED_GAIN && owed.mine[k.index()].is_some_and(|s| s >= SIT_SCORE)
-            }) {
-                messages.push(PartnerMessage::MustHave(k));
-            }
-            if let Some(k) = worst_loss.filter(|&k| {
-                loss(k) >= NEED_GAIN && owed.theirs[k.index()].is_some_and(|s| s <= -SIT_SCORE)
-            }) {
-                messages.push(PartnerMessage::MustNotGive(k));
-            }
-        }
-        let mut sit_for = None;
-        let partner_lost = self.messages && self.partner.partner_dead;
-        if let (Some(k), Some(own), Some(theirs)) = (best_gain, own_ms, their_ms) {
-            let decisive = owed.mine[k.index()].is_some_and(|s| s >= SIT_SCORE);
-            let us = pos.side_to_move();
-            if gain(k) >= SIT_GAIN
-                && decisive
-                && !partner_lost
-                && may_arrive(&self.partner_boards, us, k)
-            {
-                sit_for = sit_budget(own, theirs).map(|d| (k, d));
-            }
-        }
+        // The piece decides the game: with it we mate, or in the opponent's
+        // hand it mates us.
+        let wins_with = |k: PieceType| owed.mine[k.index()].is_some_and(|s| s >= SIT_SCORE);
+        let loses_to = |k: PieceType| owed.theirs[k.index()].is_some_and(|s| s <= -SIT_SCORE);
         let stall = if self.messages && owed.mated {
             own_ms.and_then(stall_budget)
         } else {
             None
         };
         if self.messages {
+            // Only a piece that decides the game is worth bending the
+            // partner's play.
+            if let Some(k) = best_gain.filter(|&k| gain(k) >= NEED_GAIN && wins_with(k)) {
+                messages.push(PartnerMessage::MustHave(k));
+            }
+            if let Some(k) = worst_loss.filter(|&k| loss(k) >= NEED_GAIN && loses_to(k)) {
+                messages.push(PartnerMessage::MustNotGive(k));
+            }
             if stall.is_some() && !self.said_dead {
                 messages.push(PartnerMessage::Dead);
             } else if stall.is_none() && self.said_dead {
                 messages.push(PartnerMessage::Alive);
+            }
+        }
+        let mut sit_for = None;
+        let partner_lost = self.messages && self.partner.partner_dead;
+        if let (Some(k), Some(own), Some(theirs)) = (best_gain, own_ms, their_ms) {
+            let us = pos.side_to_move();
+            if gain(k) >= SIT_GAIN
+                && wins_with(k)
+                && !partner_lost
+                && may_arrive(&self.partner_boards, us, k)
+            {
+                sit_for = sit_budget(own, theirs).map(|d| (k, d));
             }
         }
         Plan {
