@@ -571,6 +571,12 @@ impl Engine {
                 listener.sitting(reason, budget);
             }
         }
+        // A timed bughouse search that finds us winning tells the partner
+        // to sit (and `go` once a later one does not).
+        let freeze_sit = match &decision {
+            Some(_) if !request.ponder && !request.limits.infinite => self.bughouse.freeze_sit(),
+            _ => None,
+        };
         let shared = Arc::new(Shared::with_tables(self.tt.clone(), self.tables.clone()));
         shared.pondering.store(request.ponder, Ordering::Relaxed);
         let root = self.position;
@@ -624,6 +630,9 @@ impl Engine {
                 std::thread::park_timeout(Duration::from_millis(1));
             }
             if claim.claim() {
+                if let Some(msg) = freeze_sit.and_then(|m| m.after_search(result.score)) {
+                    out.tell_partner(msg);
+                }
                 out.best_move(&result);
             }
         });

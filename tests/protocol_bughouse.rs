@@ -67,11 +67,11 @@ fn uci_sitting_holds_the_move_until_go() {
     s.send("position startpos");
     s.send("bughouse ptell sit");
     s.send("go wtime 60000 btime 60000");
-    // Sitting, for at most half its clock, and saying so.
+    // Sitting, keeping 2 seconds of its clock, and saying so.
     let sit = expect_sitting(&mut s);
     assert_eq!(
         sit,
-        "info string sitting as the partner asked at most 30000 ms"
+        "info string sitting as the partner asked at most 58000 ms"
     );
     s.send("bughouse ptell go");
     s.expect("bestmove after go", |l| l.starts_with("bestmove "));
