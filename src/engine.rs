@@ -571,12 +571,10 @@ impl Engine {
                 listener.sitting(reason, budget);
             }
         }
-        // A timed bughouse search that finds us winning tells the partner
-        // to sit (and `go` once a later one does not).
-        let freeze_sit = match &decision {
-            Some(_) if !request.ponder && !request.limits.infinite => self.bughouse.freeze_sit(),
-            _ => None,
-        };
+        // A timed bughouse search that finds a forced mate tells the
+        // partner to sit (and `go` once a later one finds none).
+        let timed = decision.is_some() && !request.ponder && !request.limits.infinite;
+        let freeze_sit = self.bughouse.freeze_sit().filter(|_| timed);
         let shared = Arc::new(Shared::with_tables(self.tt.clone(), self.tables.clone()));
         shared.pondering.store(request.ponder, Ordering::Relaxed);
         let root = self.position;

@@ -40,8 +40,8 @@ pub const SIT_SCORE: i32 = 1000;
 /// games at 10+0.1, 11 of the 14 sides that reached -1500 or worse with 4 s
 /// or more on their clock went on to lose their board.)
 pub const LOST_SCORE: i32 = 1500;
-/// Clock (ms) a side that is being mated keeps when it stalls: it sits
-/// until this much is left, then plays on.
+/// Clock (ms) a side that is being mated (or is lost) keeps when it
+/// stalls: it sits until this much is left, then plays on.
 pub const STALL_RESERVE_MS: u64 = 2000;
 
 /// Scores of the owed-piece searches ([`owed_pieces`]), indexed by pocket
@@ -67,8 +67,8 @@ pub struct Decision {
     /// Sitting on its own for this piece, for at most this long.
     pub sit_for: Option<(PieceType, Duration)>,
     /// Hold the move back, why, and for at most how long (the partner
-    /// said `sit`, the engine is being mated and stalls, or it sits for a
-    /// piece).
+    /// said `sit`, the engine is being mated or is lost and stalls, or it
+    /// sits for a piece).
     pub hold: Option<(SitReason, Duration)>,
     /// Share of the usual thinking time to use (percent).
     pub time_percent: u32,
@@ -81,7 +81,8 @@ pub enum SitReason {
     ForPiece(PieceType),
     /// The partner asked it to sit (until `go`).
     PartnerAsked,
-    /// It is being mated: it stalls, so that its opponent cannot mate it
+    /// It is being mated or is lost ([`LOST_SCORE`]; announced as "while
+    /// mated" either way): it stalls, so that its opponent cannot mate it
     /// while the partner tries to win his board first (it said `dead`).
     Mated,
 }
@@ -164,8 +165,8 @@ pub fn sit_budget(own_ms: u64, their_ms: u64) -> Option<Duration> {
     hold_budget(budget)
 }
 
-/// How long a side that is being mated stalls with `own_ms` on its clock:
-/// all but [`STALL_RESERVE_MS`]. `None` when that is under 300 ms.
+/// How long a side that is being mated (or is lost) stalls with `own_ms`
+/// on its clock: all but [`STALL_RESERVE_MS`]. `None` when that is under 300 ms.
 pub fn stall_budget(own_ms: u64) -> Option<Duration> {
     hold_budget(own_ms.saturating_sub(STALL_RESERVE_MS))
 }
@@ -182,7 +183,7 @@ pub struct Plan {
     pub messages: Vec<PartnerMessage>,
     /// Sit for this piece, for at most this long.
     pub sit_for: Option<(PieceType, Duration)>,
-    /// Being mated: stall for at most this long.
+    /// Being mated or lost: stall for at most this long.
     pub stall: Option<Duration>,
     /// The side to move is winning its board ([`SIT_SCORE`]): it does not
     /// sit when its partner asks it to.
