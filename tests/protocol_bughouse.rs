@@ -117,17 +117,37 @@ fn uci_engine_sits_for_an_owed_piece_when_its_clock_allows() {
 }
 
 #[test]
-fn uci_engine_does_not_sit_when_behind_on_the_clock_or_in_plain_uci() {
+fn uci_engine_behind_on_the_clock_sits_only_for_a_piece_it_asked_for() {
+    let mut s = Engine::start();
+    s.send("setoption name UCI_Variant value bughouse");
+    s.send("setoption name UCI_Bughouse value true");
+    s.send(&format!("position fen {SMOTHER}"));
+    // Ten seconds behind: no lead to sit on, but the partner was asked
+    // for the knight and hunts it, so it sits up to 3 s.
+    s.send("go wtime 10000 btime 20000");
+    s.expect("the request", |l| l == "info string ptell ++n");
+    let sit = expect_sitting(&mut s);
+    assert_eq!(sit, "info string sitting for N at most 3000 ms");
+    s.send("bughouse holding N");
+    let best = s.expect("bestmove", |l| l.starts_with("bestmove "));
+    assert!(best.starts_with("bestmove N@f7"), "{best}");
+    s.quit_ok();
+}
+
+#[test]
+fn uci_engine_does_not_sit_when_behind_without_talk_or_in_plain_uci() {
     for (setup, go) in [
         (
-            "setoption name UCI_Bughouse value true",
+            "setoption name UCI_Bughouse value true\nsetoption name PartnerMessages value false",
             "go wtime 10000 btime 20000",
         ),
         ("isready", "go wtime 20000 btime 10000"),
     ] {
         let mut s = Engine::start();
         s.send("setoption name UCI_Variant value bughouse");
-        s.send(setup);
+        for line in setup.lines() {
+            s.send(line);
+        }
         s.send(&format!("position fen {SMOTHER}"));
         s.send(go);
         let best = s.expect("bestmove without a piece arriving", |l| {

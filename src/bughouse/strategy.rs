@@ -43,6 +43,11 @@ pub const LOST_SCORE: i32 = 1500;
 /// Clock (ms) a side that is being mated (or is lost) keeps when it
 /// stalls: it sits until this much is left, then plays on.
 pub const STALL_RESERVE_MS: u64 = 2000;
+/// Clock (ms) a side sitting for a piece it asked for keeps
+/// ([`asked_sit_budget`]).
+pub const PIECE_SIT_RESERVE_MS: u64 = 3000;
+/// The longest (ms) a side sits for a piece it asked for, per move.
+pub const PIECE_SIT_MAX_MS: u64 = 3000;
 
 /// Scores of the owed-piece searches ([`owed_pieces`]), indexed by pocket
 /// piece kind (P N B R Q); `None` where the pocket was full.
@@ -169,6 +174,19 @@ pub fn sit_budget(own_ms: u64, their_ms: u64) -> Option<Duration> {
 /// on its clock: all but [`STALL_RESERVE_MS`]. `None` when that is under 300 ms.
 pub fn stall_budget(own_ms: u64) -> Option<Duration> {
     hold_budget(own_ms.saturating_sub(STALL_RESERVE_MS))
+}
+
+/// How long a side that has asked its partner for a piece that mates
+/// (`++X`, with `PartnerMessages` on) sits for it with `own_ms` on its
+/// clock: the partner is hunting the piece, so the side waits without the
+/// clock lead [`sit_budget`] needs, up to [`PIECE_SIT_MAX_MS`], and keeps
+/// [`PIECE_SIT_RESERVE_MS`] to mate with (or play on). `None` under 300 ms.
+pub fn asked_sit_budget(own_ms: u64) -> Option<Duration> {
+    hold_budget(
+        own_ms
+            .saturating_sub(PIECE_SIT_RESERVE_MS)
+            .min(PIECE_SIT_MAX_MS),
+    )
 }
 
 /// A hold of `ms`, or `None` when it is under 300 ms (not worth holding).
@@ -400,7 +418,12 @@ impl Bughouse {
                 && !partner_lost
                 && may_arrive(&self.partner_boards, us, k)
             {
-                sit_for = sit_budget(own, theirs).map(|d| (k, d));
+                // Asked for with talk on, the piece is worth waiting for
+                // without a clock lead: the partner hunts it meanwhile.
+                let asked = messages.contains(&PartnerMessage::MustHave(k));
+                let budget =
+                    sit_budget(own, theirs).max(asked.then(|| asked_sit_budget(own)).flatten());
+                sit_for = budget.map(|d| (k, d));
             }
         }
         Plan {
@@ -534,11 +557,35 @@ mod tests {
                 Duration::from_millis(6_666)
             ))
         );
-        // Behind on the clock: ask (not again so soon), but play on.
+        // Behind on the clock: not asked again so soon, but the partner
+        // hunts the knight, so it still sits, keeping the reserve.
         let d = b.decide(&pos, Some(10_000), Some(20_000), true);
         assert!(d.requests.is_empty(), "said one move ago: {d:?}");
+        let asked = Duration::from_millis(PIECE_SIT_MAX_MS);
+        assert_eq!(d.sit_for, Some((PieceType::Knight, asked)));
+        let low = PIECE_SIT_RESERVE_MS + 1_000;
+        let d = b.decide(&pos, Some(low), Some(20_000), true);
+        assert_eq!(d.sit_for, Some((PieceType::Knight, Duration::from_secs(1))));
+        // Without talk nobody hunts it: behind on the clock, it plays on.
+        b.new_game();
+        b.messages = false;
+        let d = b.decide(&pos, Some(10_000), Some(20_000), true);
+        assert!(d.requests.is_empty(), "{d:?}");
         assert_eq!(d.sit_for, None);
         assert_eq!(d.hold, None);
+    }
+
+    #[test]
+    fn asked_sit_budget_keeps_the_reserve() {
+        assert_eq!(asked_sit_budget(PIECE_SIT_RESERVE_MS + 299), None);
+        assert_eq!(
+            asked_sit_budget(PIECE_SIT_RESERVE_MS + 300),
+            Some(Duration::from_millis(300))
+        );
+        assert_eq!(
+            asked_sit_budget(u64::MAX),
+            Some(Duration::from_millis(PIECE_SIT_MAX_MS))
+        );
     }
 
     /// A knight would win a rook (fork on c7) but not the game: well worth
