@@ -94,44 +94,41 @@ fn uci_sitting_holds_the_move_until_go() {
 /// nothing of Black's reaches f7); without it White has nothing.
 const SMOTHER: &str = "6rk/6pp/8/8/8/8/PPP5/1K6[] w - - 0 1";
 
-#[test]
-fn uci_engine_sits_for_an_owed_piece_when_its_clock_allows() {
+/// Plays `go` (with its clocks) in the smothered-mate position with the
+/// bughouse extension: the engine asks for the knight that mates (the
+/// urgent request) and sits; the knight arrives and the restarted search
+/// mates with it. Returns the sitting line.
+fn sits_for_the_mating_knight(go: &str) -> String {
     let mut s = Engine::start();
     s.send("setoption name UCI_Variant value bughouse");
     s.send("setoption name UCI_Bughouse value true");
     s.send(&format!("position fen {SMOTHER}"));
-    // Ten seconds ahead on the clock: sitting is affordable.
-    s.send("go wtime 20000 btime 10000");
-    // The knight mates: the request is the urgent one.
+    s.send(go);
     s.expect("the request", |l| l == "info string ptell ++n");
     let sit = expect_sitting(&mut s);
+    s.send("bughouse holding N");
+    let best = s.expect("bestmove", |l| l.starts_with("bestmove "));
+    assert!(best.starts_with("bestmove N@f7"), "{best}");
+    s.quit_ok();
+    sit
+}
+
+#[test]
+fn uci_engine_sits_for_an_owed_piece_when_its_clock_allows() {
+    // Ten seconds ahead on the clock: sitting is affordable.
+    let sit = sits_for_the_mating_knight("go wtime 20000 btime 10000");
     assert!(
         sit.starts_with("info string sitting for N at most "),
         "{sit}"
     );
-    // The knight arrives: the restarted search mates with it.
-    s.send("bughouse holding N");
-    let best = s.expect("bestmove", |l| l.starts_with("bestmove "));
-    assert!(best.starts_with("bestmove N@f7"), "{best}");
-    s.quit_ok();
 }
 
 #[test]
 fn uci_engine_behind_on_the_clock_sits_only_for_a_piece_it_asked_for() {
-    let mut s = Engine::start();
-    s.send("setoption name UCI_Variant value bughouse");
-    s.send("setoption name UCI_Bughouse value true");
-    s.send(&format!("position fen {SMOTHER}"));
     // Ten seconds behind: no lead to sit on, but the partner was asked
     // for the knight and hunts it, so it sits up to 3 s.
-    s.send("go wtime 10000 btime 20000");
-    s.expect("the request", |l| l == "info string ptell ++n");
-    let sit = expect_sitting(&mut s);
+    let sit = sits_for_the_mating_knight("go wtime 10000 btime 20000");
     assert_eq!(sit, "info string sitting for N at most 3000 ms");
-    s.send("bughouse holding N");
-    let best = s.expect("bestmove", |l| l.starts_with("bestmove "));
-    assert!(best.starts_with("bestmove N@f7"), "{best}");
-    s.quit_ok();
 }
 
 #[test]
