@@ -33,6 +33,9 @@ pub const NEED_GAIN: i32 = 200;
 /// Gain (centipawns, beyond the usual pocket value) from a piece not yet in
 /// hand that makes the engine sit and wait for it, when the clock allows...
 pub const SIT_GAIN: i32 = 400;
+// A piece worth sitting for is always one worth asking for (`plan` relies
+// on it: with messages on, the piece it sits for was asked for).
+const _: () = assert!(SIT_GAIN >= NEED_GAIN);
 /// ... and the score it would then reach (a decisive one: mate, or close).
 pub const SIT_SCORE: i32 = 1000;
 /// A side whose short search scores it this far behind (centipawns) is
@@ -361,7 +364,9 @@ impl Bughouse {
     /// not yet in hand would
     /// gain at least [`SIT_GAIN`] and reach [`SIT_SCORE`] (a mate it allows,
     /// typically), it may arrive ([`may_arrive`]), the clock allows
-    /// waiting ([`sit_budget`]) and the partner has not said he is lost
+    /// waiting ([`sit_budget`]; with messages on, where the piece has been
+    /// asked for, [`asked_sit_budget`] when longer) and the partner has not
+    /// said he is lost
     /// (then no piece comes from him). Stalling, with messages on: when the
     /// side to move is being mated or is lost ([`LOST_SCORE`]), it sits for
     /// most of its clock
@@ -418,12 +423,11 @@ impl Bughouse {
                 && !partner_lost
                 && may_arrive(&self.partner_boards, us, k)
             {
-                // Asked for with talk on, the piece is worth waiting for
+                // With talk on this piece was asked for (`++X`: it gains
+                // more than NEED_GAIN and wins), so it is worth waiting for
                 // without a clock lead: the partner hunts it meanwhile.
-                let asked = messages.contains(&PartnerMessage::MustHave(k));
-                let budget =
-                    sit_budget(own, theirs).max(asked.then(|| asked_sit_budget(own)).flatten());
-                sit_for = budget.map(|d| (k, d));
+                let asked = asked_sit_budget(own).filter(|_| self.messages);
+                sit_for = sit_budget(own, theirs).max(asked).map(|d| (k, d));
             }
         }
         Plan {
