@@ -316,11 +316,25 @@ impl Engine {
         self.set_position(self.base, moves);
     }
 
-    /// Sets both pockets of the current position (bughouse `holding`). A
-    /// running search starts again on the new pockets, with the time it
-    /// already used taken off its clock, without reporting the interrupted
-    /// one. On error nothing changes (a running search goes on).
-    pub fn set_pockets(&mut self, counts: [[u8; 5]; 2]) -> Result<(), String> {
+    /// Both pockets of the current position as counts `[colour][piece]`
+    /// (the form `set_pockets` takes).
+    pub fn pocket_counts(&self) -> [[u8; 5]; 2] {
+        let mut counts = [[0u8; 5]; 2];
+        for c in Color::ALL {
+            for k in PieceType::POCKET {
+                counts[c.index()][k.index()] = self.position.pocket(c, k);
+            }
+        }
+        counts
+    }
+
+    /// Sets both pockets of the current position (bughouse `holding`) and
+    /// says whether they changed. A running search starts again on changed
+    /// pockets, with the time it already used taken off its clock, without
+    /// reporting the interrupted one; unchanged pockets (xboard repeats the
+    /// holdings after every move) leave it running. On error nothing
+    /// changes (a running search goes on).
+    pub fn set_pockets(&mut self, counts: [[u8; 5]; 2]) -> Result<bool, String> {
         let mut pos = self.position;
         for c in Color::ALL {
             for k in PieceType::POCKET {
@@ -332,13 +346,16 @@ impl Engine {
                 }
             }
         }
+        if counts == self.pocket_counts() {
+            return Ok(false);
+        }
         let restart = self.interrupt();
         self.position = pos;
         if let Some(last) = self.history.last_mut() {
             *last = pos.key();
         }
         self.resume(restart);
-        Ok(())
+        Ok(true)
     }
 
     /// Ends a running search without reporting it, to start it again

@@ -116,7 +116,9 @@ fn a_pocket_change_as_the_search_reports_gets_no_second_result() {
                 engine.set_pockets(pockets(&root, extra)).unwrap();
             }
             // The pocket change at once, while the search runs (it restarts).
-            2 => engine.set_pockets(pockets(&root, 1)).unwrap(),
+            2 => {
+                engine.set_pockets(pockets(&root, 1)).unwrap();
+            }
             // `stop` at once.
             _ => engine.stop(),
         }
@@ -240,4 +242,41 @@ fn a_pocket_change_after_ponderhit_restarts_a_timed_search() {
         "a second bestmove: {more:?}"
     );
     e.quit_ok();
+}
+
+/// xboard repeats the holdings after every move (`holding [] []` about
+/// 80 ms after each `usermove` on FICS): an unchanged holding must leave a
+/// running search alone instead of starting it again from depth 1. A
+/// restart would start from zero nodes; the same search goes on counting.
+#[test]
+fn an_unchanged_holding_does_not_restart_the_search() {
+    let mut engine = Engine::new();
+    engine.set_variant(Variant::Bughouse);
+    let root = Position::from_fen(FENS[0], engine.rules()).expect("a test FEN");
+    engine.set_position(root, Vec::new());
+    let probe = Probe {
+        go: 0,
+        root,
+        reports: Arc::new(Mutex::new(Vec::new())),
+        done: Arc::new(AtomicUsize::new(0)),
+        linger: false,
+    };
+    let request = GoRequest {
+        limits: Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        ..GoRequest::default()
+    };
+    engine.go(request, Arc::new(probe));
+    let nodes = |e: &Engine| e.progress().map_or(0, |(_, n, _)| n);
+    while nodes(&engine) < 100_000 {
+        std::hint::spin_loop();
+    }
+    let before = nodes(&engine);
+    assert_eq!(engine.set_pockets(engine.pocket_counts()), Ok(false));
+    assert!(nodes(&engine) >= before, "the search started again");
+    assert_eq!(engine.set_pockets(pockets(&root, 1)), Ok(true));
+    assert!(nodes(&engine) < before, "a new pocket restarts the search");
+    engine.stop();
 }

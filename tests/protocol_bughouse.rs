@@ -67,11 +67,11 @@ fn uci_sitting_holds_the_move_until_go() {
     s.send("position startpos");
     s.send("bughouse ptell sit");
     s.send("go wtime 60000 btime 60000");
-    // Sitting, keeping 2 seconds of its clock, and saying so.
+    // Sitting, keeping a third of its clock, and saying so.
     let sit = expect_sitting(&mut s);
     assert_eq!(
         sit,
-        "info string sitting as the partner asked at most 58000 ms"
+        "info string sitting as the partner asked at most 40000 ms"
     );
     s.send("bughouse ptell go");
     s.expect("bestmove after go", |l| l.starts_with("bestmove "));
@@ -314,5 +314,133 @@ fn xboard_bughouse_session() {
     );
     s.send("foo");
     s.expect("unknown", |l| l.starts_with("Error (unknown command)"));
+    s.quit_ok();
+}
+
+/// An xboard session in bughouse, as xboard's zippy mode starts one on FICS.
+fn zippy_session() -> Engine {
+    let mut s = Engine::start();
+    s.send("xboard");
+    s.send("protover 2");
+    s.expect("done", |l| l == "feature done=1");
+    s.send("new");
+    s.send("variant bughouse");
+    s.send("partner BugB");
+    s
+}
+
+/// The engine's `move ...` for the current `go`; panics on `Error` or
+/// `Illegal move` lines.
+fn zippy_move(s: &mut Engine) -> String {
+    let line = s.expect("a move", |l| {
+        l.starts_with("move ") || l.starts_with("Error") || l.starts_with("Illegal")
+    });
+    assert!(line.starts_with("move "), "{line}");
+    line.trim_start_matches("move ").to_string()
+}
+
+/// The lines seen on FICS: xboard forwards the server's holdings with
+/// upper-case letters in both brackets (`holding [B] [N]`, the CECP
+/// specification's own example is `holding [PPPRQ] [R] BR`). The bracket
+/// names the owner: White must not drop Black's knight (4 illegal drops
+/// in 3 games before), and Black drops its own.
+#[test]
+fn xboard_fics_holdings_are_read_by_bracket() {
+    let mut s = zippy_session();
+    s.send("force");
+    s.send("setboard 4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    s.send("holding [] [N]");
+    s.send("sd 2");
+    s.send("go");
+    let white = zippy_move(&mut s);
+    assert!(!white.contains('@'), "White holds nothing: {white}");
+    // Black in check from the rook on h8, its king boxed in by its own
+    // pawns: the only legal moves are drops of its knight on b8..g8.
+    s.send("force");
+    s.send("setboard k6R/pp6/8/8/8/8/8/4K3 b - - 0 1");
+    s.send("holding [P] [N] BN");
+    s.send("sd 2");
+    s.send("go");
+    let black = zippy_move(&mut s);
+    let pos = Position::from_fen(
+        "k6R/pp6/8/8/8/8/8/4K3[Pn] b - - 0 1",
+        Variant::Bughouse.rules(),
+    )
+    .unwrap();
+    assert!(
+        black.starts_with("N@") && pos.parse_uci_move(&black).is_ok(),
+        "{black}"
+    );
+    // The trailing field and repeated unchanged holdings are no errors.
+    s.send("force");
+    s.send("holding [PPPRQ] [R] BR");
+    s.send("holding [PPPRQ] [R]");
+    s.send("ping 3");
+    let lines = s.read_until("pong", |l| l == "pong 3");
+    assert!(lines.iter().all(|l| !l.starts_with("Error")), "{lines:?}");
+    s.quit_ok();
+}
+
+/// Sjeng greets its partner and answers what it does not understand with
+/// "Sorry, but I don't understand that command."; answering that again
+/// would make two bots talk for ever. One answer a game, its requests read.
+#[test]
+fn xboard_unknown_tells_are_answered_once_a_game() {
+    let mut s = zippy_session();
+    s.send("ptell Hello! I am Sjeng and hope you enjoy playing with me.");
+    s.expect("one answer", |l| l.starts_with("tellics ptell Sorry"));
+    s.send("ptell Sorry, but I don't understand that command.");
+    s.send("ptell Mate in 3, give him no more pieces.");
+    s.send("ptell ---n");
+    s.send("ping 1");
+    let lines = s.read_until("pong", |l| l == "pong 1");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("tellics")),
+        "answered twice: {lines:?}"
+    );
+    s.send("new");
+    s.send("variant bughouse");
+    s.send("ptell Greetings.");
+    s.expect("a new game's answer", |l| {
+        l.starts_with("tellics ptell Sorry")
+    });
+    s.quit_ok();
+}
+
+/// The holds seen in 2-minute games on FICS: `sitting while mated at most
+/// 84895 ms` and `sitting as the partner asked at most 65000 ms` left
+/// about 2 s, and a bot without timeseal then lost on time. Every hold now
+/// keeps a third of the clock (and a twentieth of the game's).
+#[test]
+fn xboard_holds_keep_a_reserve_on_a_two_minute_clock() {
+    let mut s = zippy_session();
+    s.send("level 0 2 0");
+    // White is mated in two (a queen drop follows Kg1): it stalls.
+    s.send("force");
+    s.send("setboard 8/8/8/8/8/6k1/8/7K w - - 0 1");
+    s.send("holding [] [Q]");
+    s.send("time 8690");
+    s.send("otim 7000");
+    s.send("go");
+    let sit = s.expect("the stall", |l| {
+        l.starts_with("# sitting") || l.starts_with("move ")
+    });
+    assert_eq!(sit, "# sitting while mated at most 57934 ms");
+    s.send("?");
+    zippy_move(&mut s);
+    // The partner asks to sit: at 67 s, at most two thirds of it.
+    s.send("new");
+    s.send("variant bughouse");
+    s.send("level 0 2 0");
+    s.send("ptell sit");
+    s.send("time 6700");
+    s.send("otim 6000");
+    s.send("usermove e2e4");
+    let sit = s.expect("the sit", |l| {
+        l.starts_with("# sitting") || l.starts_with("move ")
+    });
+    assert_eq!(sit, "# sitting as the partner asked at most 44667 ms");
+    s.send("ptell go");
+    zippy_move(&mut s);
     s.quit_ok();
 }

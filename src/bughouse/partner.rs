@@ -96,6 +96,22 @@ fn piece_word(w: &str) -> Option<PieceType> {
     Some(k)
 }
 
+/// The sentences Sjeng (the classic bughouse bot on FICS) says to its
+/// partner that carry a request: `Mate in 3, give him no more pieces.`
+/// (no trades), `You can trade freely.` and `q doesn't mate me anymore`
+/// (trades are fine again). `text` is in lower case.
+fn sjeng_sentence(text: &str) -> Option<PartnerMessage> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words.as_slice() {
+        ["mate", "in", _, ..] if text.contains("no more pieces") => Some(PartnerMessage::NoTrades),
+        ["you", "can", "trade", "freely", ..] => Some(PartnerMessage::Trades),
+        [piece, "doesn't", "mate", "me", ..] if piece_word(piece).is_some() => {
+            Some(PartnerMessage::Trades)
+        }
+        _ => None,
+    }
+}
+
 impl FromStr for PartnerMessage {
     type Err = String;
 
@@ -169,6 +185,8 @@ impl FromStr for PartnerMessage {
                     M::DontGive(piece_word(rest).ok_or_else(unknown)?)
                 } else if let Some(k) = piece_word(first) {
                     M::Need(k)
+                } else if let Some(msg) = sjeng_sentence(&t) {
+                    msg
                 } else {
                     return Err(unknown());
                 }
@@ -327,6 +345,34 @@ mod tests {
 
     fn apply(s: &mut PartnerState, text: &str) {
         s.apply(text.parse().unwrap());
+    }
+
+    /// What Sjeng says to its partner: its requests are read, its chatter
+    /// is not a command.
+    #[test]
+    fn sjeng_sentences() {
+        let read = |t: &str| t.parse::<PartnerMessage>();
+        assert_eq!(
+            read("Mate in 3, give him no more pieces."),
+            Ok(PartnerMessage::NoTrades)
+        );
+        assert_eq!(read("You can trade freely."), Ok(PartnerMessage::Trades));
+        assert_eq!(
+            read("q doesn't mate me anymore"),
+            Ok(PartnerMessage::Trades)
+        );
+        assert_eq!(
+            read("---n"),
+            Ok(PartnerMessage::MustNotGive(PieceType::Knight))
+        );
+        for chatter in [
+            "Hello! I am Sjeng and hope you enjoy playing with me.",
+            "Sorry, but I don't understand that command.",
+            "Ok, I sit next move. Tell me when to go.",
+            "Greetings.",
+        ] {
+            assert!(read(chatter).is_err(), "{chatter}");
+        }
     }
 
     #[test]

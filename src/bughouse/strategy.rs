@@ -43,10 +43,21 @@ pub const SIT_SCORE: i32 = 1000;
 /// games at 10+0.1, 11 of the 14 sides that reached -1500 or worse with 4 s
 /// or more on their clock went on to lose their board.)
 pub const LOST_SCORE: i32 = 1500;
-/// Clock (ms) a side that is being mated (or is lost) keeps when it
-/// stalls: it sits until this much is left, then plays on.
-pub const STALL_RESERVE_MS: u64 = 2000;
-/// Clock (ms) a side sitting for a piece it asked for keeps
+/// The least clock (ms) a side that holds its move keeps, whatever the
+/// reason ([`hold_reserve`]).
+pub const HOLD_RESERVE_FLOOR_MS: u64 = 2000;
+/// A side that holds its move keeps at least this fraction (one part in
+/// this many) of what is left on its clock: one hold never spends more
+/// than two thirds of it, so that holds repeated move after move leave time
+/// for the rest of the game ([`hold_reserve`]).
+pub const HOLD_RESERVE_CLOCK_DIVISOR: u64 = 3;
+/// ... and at least this fraction (one part in this many) of the game's
+/// clock (the most it had this game): 6 s of a 2-minute game, enough for
+/// the lag of a server without timeseal and the moves left to play.
+pub const HOLD_RESERVE_GAME_DIVISOR: u64 = 20;
+/// Holds shorter than this (ms) are not worth making.
+pub const MIN_HOLD_MS: u64 = 300;
+/// Clock (ms) a side sitting for a piece it asked for keeps at the least
 /// ([`asked_sit_budget`]).
 pub const PIECE_SIT_RESERVE_MS: u64 = 3000;
 /// The longest (ms) a side sits for a piece it asked for, per move.
@@ -161,40 +172,56 @@ pub fn may_arrive(partner_boards: &[Position], ours: Color, k: PieceType) -> boo
     })
 }
 
+/// The clock (ms) a side that holds its move keeps, for every reason of
+/// holding, with `own_ms` on its clock in a game whose clock was `game_ms`
+/// at the most: [`HOLD_RESERVE_FLOOR_MS`], a third of `own_ms`
+/// ([`HOLD_RESERVE_CLOCK_DIVISOR`]) or a twentieth of `game_ms`
+/// ([`HOLD_RESERVE_GAME_DIVISOR`]), whichever is most. On a real server
+/// a side that sat until 2 s were left lost on time to lag.
+pub fn hold_reserve(own_ms: u64, game_ms: u64) -> u64 {
+    HOLD_RESERVE_FLOOR_MS
+        .max(own_ms / HOLD_RESERVE_CLOCK_DIVISOR)
+        .max(game_ms / HOLD_RESERVE_GAME_DIVISOR)
+}
+
 /// How long the side to move may sit with `own_ms` on its clock against
-/// `their_ms` on its opponent's: sitting costs only our clock, so we wait
-/// while we stay at least a second ahead of the opponent, and never more
-/// than a third of what is left. `None` when that is under 300 ms.
-pub fn sit_budget(own_ms: u64, their_ms: u64) -> Option<Duration> {
-    let budget = own_ms
+/// `their_ms` on its opponent's (`game_ms`: see [`hold_reserve`]): sitting
+/// costs only our clock, so we wait while we stay at least a second ahead
+/// of the opponent, and never more than a third of what is left. `None`
+/// when that is under [`MIN_HOLD_MS`].
+pub fn sit_budget(own_ms: u64, their_ms: u64, game_ms: u64) -> Option<Duration> {
+    let wanted = own_ms
         .saturating_sub(their_ms)
         .saturating_sub(1000)
         .min(own_ms / 3);
-    hold_budget(budget)
+    hold_budget(wanted, own_ms, game_ms)
 }
 
 /// How long a side that is being mated (or is lost) stalls with `own_ms`
-/// on its clock: all but [`STALL_RESERVE_MS`]. `None` when that is under 300 ms.
-pub fn stall_budget(own_ms: u64) -> Option<Duration> {
-    hold_budget(own_ms.saturating_sub(STALL_RESERVE_MS))
+/// on its clock: all but the reserve ([`hold_reserve`]). `None` when that
+/// is under [`MIN_HOLD_MS`].
+pub fn stall_budget(own_ms: u64, game_ms: u64) -> Option<Duration> {
+    hold_budget(own_ms, own_ms, game_ms)
 }
 
 /// How long a side that has asked its partner for a piece that mates
 /// (`++X`, with `PartnerMessages` on) sits for it with `own_ms` on its
 /// clock: the partner is hunting the piece, so the side waits without the
 /// clock lead [`sit_budget`] needs, up to [`PIECE_SIT_MAX_MS`], and keeps
-/// [`PIECE_SIT_RESERVE_MS`] to mate with (or play on). `None` under 300 ms.
-pub fn asked_sit_budget(own_ms: u64) -> Option<Duration> {
-    hold_budget(
-        own_ms
-            .saturating_sub(PIECE_SIT_RESERVE_MS)
-            .min(PIECE_SIT_MAX_MS),
-    )
+/// [`PIECE_SIT_RESERVE_MS`] (or the larger [`hold_reserve`]) to mate with
+/// or play on. `None` under [`MIN_HOLD_MS`].
+pub fn asked_sit_budget(own_ms: u64, game_ms: u64) -> Option<Duration> {
+    let wanted = own_ms
+        .saturating_sub(PIECE_SIT_RESERVE_MS)
+        .min(PIECE_SIT_MAX_MS);
+    hold_budget(wanted, own_ms, game_ms)
 }
 
-/// A hold of `ms`, or `None` when it is under 300 ms (not worth holding).
-fn hold_budget(ms: u64) -> Option<Duration> {
-    (ms >= 300).then(|| Duration::from_millis(ms))
+/// A hold of `wanted_ms` cut to what the reserve leaves of `own_ms`
+/// ([`hold_reserve`]), or `None` when that is under [`MIN_HOLD_MS`].
+fn hold_budget(wanted_ms: u64, own_ms: u64, game_ms: u64) -> Option<Duration> {
+    let ms = wanted_ms.min(own_ms.saturating_sub(hold_reserve(own_ms, game_ms)));
+    (ms >= MIN_HOLD_MS).then(|| Duration::from_millis(ms))
 }
 
 /// What the owed-piece searches suggest before a move ([`Bughouse::plan`]).
@@ -264,6 +291,9 @@ pub struct Bughouse {
     said_dead: bool,
     /// Moves planned in this game.
     moves: u32,
+    /// The most our clock had this game (ms): the game's time control, as
+    /// far as the engine knows it ([`hold_reserve`]).
+    game_clock_ms: u64,
     /// We told the partner `sit` because we are mating (shared with the
     /// search thread, which says it: [`FreezeSit::after_search`]).
     told_sit: Arc<AtomicBool>,
@@ -279,6 +309,7 @@ impl Default for Bughouse {
             said: Vec::new(),
             said_dead: false,
             moves: 0,
+            game_clock_ms: 0,
             told_sit: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -318,6 +349,7 @@ impl Bughouse {
         self.said.clear();
         self.said_dead = false;
         self.moves = 0;
+        self.game_clock_ms = 0;
         self.told_sit.store(false, Ordering::Relaxed);
     }
 
@@ -395,7 +427,7 @@ impl Bughouse {
         let loses_to = |k: PieceType| owed.theirs[k.index()].is_some_and(|s| s <= -SIT_SCORE);
         let lost = owed.mated || owed.base <= -LOST_SCORE;
         let stall = if self.messages && lost {
-            own_ms.and_then(stall_budget)
+            own_ms.and_then(|own| stall_budget(own, self.game_clock_ms))
         } else {
             None
         };
@@ -426,8 +458,9 @@ impl Bughouse {
                 // With talk on this piece was asked for (`++X`: it gains
                 // more than NEED_GAIN and wins), so it is worth waiting for
                 // without a clock lead: the partner hunts it meanwhile.
-                let asked = asked_sit_budget(own).filter(|_| self.messages);
-                sit_for = sit_budget(own, theirs).max(asked).map(|d| (k, d));
+                let game = self.game_clock_ms;
+                let asked = asked_sit_budget(own, game).filter(|_| self.messages);
+                sit_for = sit_budget(own, theirs, game).max(asked).map(|d| (k, d));
             }
         }
         Plan {
@@ -452,6 +485,9 @@ impl Bughouse {
         if new_move {
             self.moves += 1;
             self.partner.tick();
+        }
+        if let Some(own) = own_ms {
+            self.game_clock_ms = self.game_clock_ms.max(own);
         }
         let Plan {
             messages,
@@ -485,7 +521,7 @@ impl Bughouse {
         // sitting side keeps the stalling reserve on its clock.
         let hold = if self.messages && self.partner.sit && !winning {
             own_ms
-                .and_then(stall_budget)
+                .and_then(|own| stall_budget(own, self.game_clock_ms))
                 .map(|d| (SitReason::PartnerAsked, d))
         } else if let Some(d) = stall {
             Some((SitReason::Mated, d))
@@ -513,18 +549,18 @@ mod tests {
     #[test]
     fn sit_budget_needs_a_clock_lead() {
         assert_eq!(
-            sit_budget(20_000, 10_000),
+            sit_budget(20_000, 10_000, 0),
             Some(Duration::from_millis(6_666))
         );
         assert_eq!(
-            sit_budget(20_000, 17_000),
+            sit_budget(20_000, 17_000, 0),
             Some(Duration::from_millis(2_000))
         );
-        assert_eq!(sit_budget(10_000, 20_000), None);
-        assert_eq!(sit_budget(10_000, 9_500), None);
-        assert_eq!(sit_budget(600, 0), None);
+        assert_eq!(sit_budget(10_000, 20_000, 0), None);
+        assert_eq!(sit_budget(10_000, 9_500, 0), None);
+        assert_eq!(sit_budget(600, 0, 0), None);
         assert_eq!(
-            sit_budget(u64::MAX, 0).map(|d| d.as_millis() > 0),
+            sit_budget(u64::MAX, 0, u64::MAX).map(|d| d.as_millis() > 0),
             Some(true)
         );
     }
@@ -581,13 +617,13 @@ mod tests {
 
     #[test]
     fn asked_sit_budget_keeps_the_reserve() {
-        assert_eq!(asked_sit_budget(PIECE_SIT_RESERVE_MS + 299), None);
+        assert_eq!(asked_sit_budget(PIECE_SIT_RESERVE_MS + 299, 0), None);
         assert_eq!(
-            asked_sit_budget(PIECE_SIT_RESERVE_MS + 300),
+            asked_sit_budget(PIECE_SIT_RESERVE_MS + 300, 0),
             Some(Duration::from_millis(300))
         );
         assert_eq!(
-            asked_sit_budget(u64::MAX),
+            asked_sit_budget(u64::MAX, u64::MAX),
             Some(Duration::from_millis(PIECE_SIT_MAX_MS))
         );
     }
@@ -688,11 +724,11 @@ mod tests {
         assert_eq!(d.requests, vec![PartnerMessage::Dead]);
         assert_eq!(
             d.hold,
-            Some((SitReason::Mated, Duration::from_millis(7_000)))
+            Some((SitReason::Mated, Duration::from_millis(6_000)))
         );
         let again = b.decide(&mated, Some(8_000), Some(3_000), false);
         assert!(again.requests.is_empty(), "{again:?}");
-        assert_eq!(stall_budget(STALL_RESERVE_MS + 299), None);
+        assert_eq!(stall_budget(HOLD_RESERVE_FLOOR_MS + 299, 0), None);
         let safe = Position::startpos(Variant::Bughouse);
         let d = b.decide(&safe, Some(9_000), Some(3_000), true);
         assert_eq!(d.requests, vec![PartnerMessage::Alive]);
@@ -719,8 +755,49 @@ mod tests {
         assert_eq!(d.requests, vec![PartnerMessage::Dead]);
         assert_eq!(
             d.hold,
-            Some((SitReason::Mated, Duration::from_millis(7_000)))
+            Some((SitReason::Mated, Duration::from_millis(6_000)))
         );
+    }
+
+    /// The holds seen on FICS in 2-minute games (`sitting while mated at
+    /// most 84895 ms`, `sitting as the partner asked at most 65000 ms`,
+    /// each leaving about 2 s, then lost on time): every reason of holding
+    /// now keeps a third of the clock and 6 s of a 2-minute game, and holds
+    /// repeated move after move never take the clock below that.
+    #[test]
+    fn holds_in_a_two_minute_game_keep_time_for_the_rest_of_it() {
+        let game = 120_000;
+        assert_eq!(hold_reserve(86_895, game), 28_965);
+        assert_eq!(
+            stall_budget(86_895, game),
+            Some(Duration::from_millis(57_930))
+        );
+        let mated =
+            Position::from_fen("8/8/8/8/8/6k1/8/7K[q] w - - 0 1", Variant::Bughouse.rules())
+                .unwrap();
+        let mut b = Bughouse::default();
+        b.decide(&mated, Some(game), Some(game), true);
+        let d = b.decide(&mated, Some(67_000), Some(60_000), true);
+        let (_, budget) = d.hold.expect("a mated side stalls");
+        assert!(67_000 - budget.as_millis() as u64 >= 67_000 / 3, "{d:?}");
+        b.hear(PartnerMessage::Sit);
+        let pos = Position::startpos(Variant::Bughouse);
+        let d = b.decide(&pos, Some(67_000), Some(60_000), true);
+        assert_eq!(
+            d.hold,
+            Some((SitReason::PartnerAsked, Duration::from_millis(44_667)))
+        );
+        // Stalling on every move from a full clock: the clock never falls
+        // below 6 s, the twentieth of the game.
+        let mut own = game;
+        while let Some(hold) = stall_budget(own, game) {
+            own -= hold.as_millis() as u64;
+            assert!(own >= game / HOLD_RESERVE_GAME_DIVISOR, "{own}");
+        }
+        assert!(own >= 6_000);
+        // With no time left to keep, nothing is held.
+        assert_eq!(stall_budget(6_200, game), None);
+        assert_eq!(asked_sit_budget(6_200, game), None);
     }
 
     #[test]
@@ -754,7 +831,7 @@ mod tests {
         let d = b.decide(&pos, Some(30_000), Some(30_000), true);
         assert_eq!(
             d.hold,
-            Some((SitReason::PartnerAsked, Duration::from_millis(28_000)))
+            Some((SitReason::PartnerAsked, Duration::from_millis(20_000)))
         );
         // A side winning its own board plays on.
         let won = Position::from_fen(WON, Variant::Bughouse.rules()).unwrap();

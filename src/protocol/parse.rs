@@ -4,7 +4,7 @@
 use crate::engine::Engine;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::types::{Move, Piece, PieceType};
+use crate::types::{Color, Move, PieceType};
 
 /// Parses the value of `what` (`text` is `None` when it is missing).
 pub fn number<T: std::str::FromStr>(what: &str, text: Option<&str>) -> Result<T, String> {
@@ -72,19 +72,81 @@ pub fn setup(
     Ok((start, moves))
 }
 
-/// Parses pocket letters (`QRbn`, `[QR] [bn]`, `-`) into counts `[colour][piece]`.
+/// Parses pockets into counts `[colour][piece]`, in the two forms clients
+/// send:
+/// - bracketed, as CECP's `holding [WHITE] [BLACK]` and FICS write them:
+///   the bracket decides the colour, not the letter case (xboard forwards
+///   FICS holdings in upper case in both brackets: `[PN] [R]` is White
+///   holding a pawn and a knight, Black a rook); our own `[QR] [bn]` reads
+///   the same;
+/// - bare letters, as UCI's `bughouse holding QRbn`: upper case White,
+///   lower case Black (`-` or nothing: both empty).
 pub fn holding(text: &str) -> Result<[[u8; 5]; 2], String> {
     let mut counts = [[0u8; 5]; 2];
-    for c in text.chars() {
-        if matches!(c, '[' | ']' | '-' | ' ') {
-            continue;
-        }
-        match Piece::from_char(c) {
-            Some(p) if p.kind != PieceType::King => {
-                let slot = &mut counts[p.color.index()][p.kind.index()];
+    let mut add = |color: Color, c: char| -> Result<(), String> {
+        match PieceType::from_char(c) {
+            Some(kind) if kind != PieceType::King => {
+                let slot = &mut counts[color.index()][kind.index()];
                 *slot = slot.saturating_add(1).min(64);
+                Ok(())
             }
-            _ => return Err(format!("bad holding letter '{c}'")),
+            _ => Err(format!("bad holding letter '{c}'")),
+        }
+    };
+    if text.contains('[') {
+        // Which bracket we are in: None outside, Some(0) White, Some(1) Black.
+        let mut inside: Option<usize> = None;
+        let mut brackets = 0;
+        for (at, c) in text.char_indices() {
+            if brackets == 2 && inside.is_none() {
+                // CECP's optional third field names the piece that just
+                // arrived (`BR`: Black got a rook); the brackets already
+                // count it.
+                let rest = text[at..].trim();
+                let arrival = rest.len() == 2
+                    && matches!(rest.as_bytes()[0].to_ascii_uppercase(), b'W' | b'B')
+                    && PieceType::from_char(char::from(rest.as_bytes()[1]))
+                        .is_some_and(|k| k != PieceType::King);
+                if rest.is_empty() || arrival {
+                    break;
+                }
+                return Err(format!("unexpected '{rest}' after the holdings"));
+            }
+            match (c, inside) {
+                ('[', None) if brackets < 2 => {
+                    inside = Some(brackets);
+                    brackets += 1;
+                }
+                ('[', _) => return Err(format!("too many brackets in '{text}'")),
+                (']', Some(_)) => inside = None,
+                (']', None) => return Err(format!("unmatched ']' in '{text}'")),
+                (c, None) if c.is_whitespace() => {}
+                (_, None) => return Err(format!("'{c}' outside the brackets in '{text}'")),
+                ('-', Some(_)) => {}
+                (c, Some(side)) => {
+                    let color = if side == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    add(color, c)?;
+                }
+            }
+        }
+        if inside.is_some() {
+            return Err(format!("unclosed '[' in '{text}'"));
+        }
+    } else {
+        for c in text.chars() {
+            if matches!(c, '-' | ' ') {
+                continue;
+            }
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            add(color, c)?;
         }
     }
     Ok(counts)
@@ -126,5 +188,38 @@ mod tests {
         assert_eq!(holding("-"), Ok([[0; 5]; 2]));
         assert!(holding("K").is_err());
         assert!(holding("x").is_err());
+    }
+
+    /// xboard zippy forwards FICS holdings with upper-case letters in both
+    /// brackets (`holding [B] [N]` after a knight reached Black): the
+    /// bracket, not the case, names the owner.
+    #[test]
+    fn bracketed_holdings_read_the_bracket_not_the_case() {
+        let pawn = PieceType::Pawn.index();
+        let knight = PieceType::Knight.index();
+        let bishop = PieceType::Bishop.index();
+        let rook = PieceType::Rook.index();
+        let c = holding("[B] [N]").unwrap();
+        assert_eq!((c[0][bishop], c[0][knight]), (1, 0));
+        assert_eq!((c[1][bishop], c[1][knight]), (0, 1));
+        // The CECP specification's own example, trailing move left off.
+        let c = holding("[PPPRQ] [R]").unwrap();
+        assert_eq!((c[0][pawn], c[0][rook], c[1][rook]), (3, 1, 1));
+        // Lower case inside the brackets reads the same.
+        assert_eq!(holding("[b] [n]"), holding("[B] [N]"));
+        assert_eq!(holding("[] [NN]").unwrap()[1][knight], 2);
+        assert_eq!(holding("[] []"), Ok([[0; 5]; 2]));
+        assert_eq!(holding("[-] [-]"), Ok([[0; 5]; 2]));
+        assert!(holding("[P] [N] [R]").is_err());
+        // CECP's third field, the piece that just arrived, is allowed.
+        let c = holding("[PPPRQ] [R] BR").unwrap();
+        assert_eq!((c[0][pawn], c[1][rook]), (3, 1));
+        assert_eq!(holding("[] [N] BN"), holding("[] [N]"));
+        assert!(holding("[] [N] XN").is_err());
+        assert!(holding("[] [N] BK").is_err());
+        assert!(holding("[P").is_err());
+        assert!(holding("P] [N]").is_err());
+        assert!(holding("[K] []").is_err());
+        assert!(holding("[P] x [N]").is_err());
     }
 }

@@ -130,6 +130,11 @@ pub struct Xboard {
     /// Analysis mode (`analyze` .. `exit`): an infinite search of the
     /// current position, restarted whenever the position changes.
     analyzing: bool,
+    /// A partner tell we did not understand has been answered in this game:
+    /// later ones are not, so that two bots that answer what they do not
+    /// understand (Sjeng says "Sorry, but I don't understand that
+    /// command.") do not talk to each other for ever.
+    answered_unknown_tell: bool,
 }
 
 fn error(kind: &str, text: &str) {
@@ -156,6 +161,7 @@ impl Xboard {
             generation: 0,
             searching: false,
             analyzing: false,
+            answered_unknown_tell: false,
         }
     }
 
@@ -395,6 +401,7 @@ impl Xboard {
                 self.engine_color = Color::Black;
                 self.sd = None;
                 self.st = None;
+                self.answered_unknown_tell = false;
                 self.analyse();
             }
             "variant" => match variant_from_cecp(&arg) {
@@ -464,10 +471,13 @@ impl Xboard {
                 self.analyse();
             }
             "holding" => {
-                let text: String = arg.split_whitespace().take(2).collect();
-                // A search under way starts again on the new pockets (in
-                // analysis mode as a fresh analysis).
-                match parse::holding(&text) {
+                // `holding [WHITE] [BLACK]`, optionally followed by the piece
+                // that just arrived (`BR`). Changed pockets restart a search
+                // under way (in analysis mode as a fresh analysis); the
+                // unchanged ones that xboard repeats after every move leave
+                // it alone.
+                match parse::holding(&arg) {
+                    Ok(counts) if counts == self.engine.pocket_counts() => {}
                     Ok(counts) if self.analyzing => {
                         self.abort_search();
                         if let Err(e) = self.engine.set_pockets(counts) {
@@ -521,17 +531,20 @@ impl Xboard {
             "partner" => {
                 self.partner = (!arg.is_empty()).then(|| arg.clone());
                 self.engine.bughouse.new_game();
+                self.answered_unknown_tell = false;
             }
-            "ptell" => {
-                match arg.parse::<PartnerMessage>() {
-                    Ok(PartnerMessage::Help) => send(&format!("tellics ptell {HELP}")),
-                    Ok(msg) => self.engine.hear(msg),
-                    Err(_) => send(&format!(
-                    "tellics ptell Sorry, I do not understand '{}'. 'ptell help' lists what I do.",
-                    arg.chars().filter(|c| !c.is_control()).take(60).collect::<String>()
-                )),
+            "ptell" => match arg.parse::<PartnerMessage>() {
+                Ok(PartnerMessage::Help) => send(&format!("tellics ptell {HELP}")),
+                Ok(msg) => self.engine.hear(msg),
+                Err(_) if !self.answered_unknown_tell => {
+                    self.answered_unknown_tell = true;
+                    send(&format!(
+                        "tellics ptell Sorry, I do not understand '{}'. 'ptell help' lists what I do.",
+                        arg.chars().filter(|c| !c.is_control()).take(60).collect::<String>()
+                    ));
                 }
-            }
+                Err(e) => send(&format!("# {e}")),
+            },
             "undo" | "remove" => {
                 self.abort_search();
                 self.engine.undo(if cmd == "undo" { 1 } else { 2 });
