@@ -531,3 +531,67 @@ fn nnue_options_load_refuse_and_switch() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(e.quit().success());
 }
+
+/// At a finished position the engine answers as Stockfish and
+/// Fairy-Stockfish do, which variant testing tools read to score the game:
+/// `info depth 0 score mate 0` before `bestmove (none)` when the game is
+/// decided, `info depth 0 score cp 0` when it is drawn. One position per
+/// variant (and a draw where the variant has one).
+#[test]
+fn a_finished_position_says_mate_0_or_cp_0_before_bestmove_none() {
+    let fools_mate = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let cases = [
+        ("chess", fools_mate, "info depth 0 score mate 0"),
+        (
+            "chess",
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "info depth 0 score cp 0",
+        ),
+        ("kingschess", fools_mate, "info depth 0 score mate 0"),
+        // A crazyhouse mate the pocket cannot help: a contact check.
+        (
+            "crazyhouse",
+            "6rk/5Npp/8/8/8/8/8/6K1[Qq] b - - 0 1",
+            "info depth 0 score mate 0",
+        ),
+        // Bughouse: mate only when no dropped piece could block it.
+        (
+            "bughouse",
+            "6rk/5Npp/8/8/8/8/8/6K1[] b - - 0 1",
+            "info depth 0 score mate 0",
+        ),
+        // Antichess and giveaway: the side without pieces has won.
+        (
+            "antichess",
+            "8/8/8/8/8/8/7P/8 b - - 0 1",
+            "info depth 0 score mate 0",
+        ),
+        (
+            "giveaway",
+            "8/8/8/8/8/8/7P/8 b - - 0 1",
+            "info depth 0 score mate 0",
+        ),
+    ];
+    let mut s = Engine::start();
+    for (variant, fen, expected) in cases {
+        s.send(&format!("setoption name UCI_Variant value {variant}"));
+        s.send(&format!("position fen {fen}"));
+        s.send("go depth 3");
+        let (lines, best) = s.bestmove();
+        assert_eq!(best, "(none)", "{variant} {fen}: {lines:?}");
+        let before = lines.iter().rev().nth(1).map(String::as_str);
+        assert_eq!(before, Some(expected), "{variant} {fen}: {lines:?}");
+    }
+    // A bughouse check that a dropped piece could block is no end: the
+    // side waits for a piece, and no score line claims a result.
+    s.send("setoption name UCI_Variant value bughouse");
+    s.send("position fen k6R/pp6/8/8/8/8/8/4K3[] b - - 0 1");
+    s.send("go depth 3");
+    let (lines, best) = s.bestmove();
+    assert_eq!(best, "(none)");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info depth 0 score")),
+        "{lines:?}"
+    );
+    s.quit_ok();
+}

@@ -11,6 +11,7 @@ use crate::bughouse::partner::{PartnerMessage, HELP};
 use crate::engine::{Clock, Engine, GoRequest, Listener, SitReason};
 use crate::eval;
 use crate::perft;
+use crate::position::outcome::Outcome;
 use crate::position::Position;
 use crate::rules::Variant;
 use crate::search::{Bound, Info, Limits, Score, SearchResult};
@@ -66,6 +67,18 @@ pub fn format_info(info: &Info, root: &Position, wdl: Option<&Curve>) -> String 
     )
 }
 
+/// The line Stockfish and Fairy-Stockfish send before `bestmove (none)` at
+/// a finished position: `info depth 0 score mate 0` when the game is
+/// decided, `info depth 0 score cp 0` when it is drawn (variant testing
+/// tools score the game from it). `None` while the game goes on (a
+/// bughouse check that a dropped piece could block: the side waits).
+pub fn format_game_over(root: &Position) -> Option<String> {
+    root.outcome().map(|o| match o {
+        Outcome::Win { .. } => "info depth 0 score mate 0".to_string(),
+        Outcome::Draw { .. } => "info depth 0 score cp 0".to_string(),
+    })
+}
+
 /// Formats the `bestmove` line; `root` (the position searched) writes the moves.
 pub fn format_bestmove(r: &SearchResult, root: &Position) -> String {
     if r.best.is_null() {
@@ -103,6 +116,11 @@ impl Listener for UciOutput {
         ));
     }
     fn best_move(&self, result: &SearchResult) {
+        if result.best.is_null() {
+            if let Some(line) = format_game_over(&self.root) {
+                send(&line);
+            }
+        }
         send(&format_bestmove(result, &self.root));
     }
     fn tell_partner(&self, msg: PartnerMessage) {

@@ -409,6 +409,7 @@ impl Xboard {
                     self.abort_search();
                     self.engine.set_variant(v);
                     self.engine.new_game();
+                    self.answered_unknown_tell = false;
                     self.analyse();
                 }
                 None => error("unsupported variant", &arg),
