@@ -101,7 +101,10 @@ fn piece_word(w: &str) -> Option<PieceType> {
 /// (no trades), `You can trade freely.` and `q doesn't mate me anymore`
 /// (trades are fine again). `text` is in lower case.
 fn sjeng_sentence(text: &str) -> Option<PartnerMessage> {
-    let words: Vec<&str> = text.split_whitespace().collect();
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| matches!(c, '.' | ',' | '!' | '?')))
+        .collect();
     match words.as_slice() {
         ["mate", "in", _, ..] if text.contains("no more pieces") => Some(PartnerMessage::NoTrades),
         ["you", "can", "trade", "freely", ..] => Some(PartnerMessage::Trades),
@@ -183,10 +186,11 @@ impl FromStr for PartnerMessage {
                     M::MustNotGive(piece_word(rest.trim_start_matches('-')).ok_or_else(unknown)?)
                 } else if let Some(rest) = first.strip_prefix('-') {
                     M::DontGive(piece_word(rest).ok_or_else(unknown)?)
+                } else if let Some(msg) = sjeng_sentence(&t) {
+                    // Before the bare piece word: "q doesn't mate me" is no request for a queen.
+                    msg
                 } else if let Some(k) = piece_word(first) {
                     M::Need(k)
-                } else if let Some(msg) = sjeng_sentence(&t) {
-                    msg
                 } else {
                     return Err(unknown());
                 }
