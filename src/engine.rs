@@ -131,10 +131,59 @@ impl Answer {
     }
 }
 
-struct Running {
+/// A search running in the background: its thread, the state it shares
+/// with the engine, and its one answer. The lifecycle is written here once:
+/// [`SearchThread::halt`] (stop and wait), [`SearchThread::abort`] (stop
+/// without reporting), [`SearchThread::join`] (wait for it to end on its
+/// own), [`SearchThread::ponderhit`].
+struct SearchThread {
     shared: Arc<Shared>,
     answer: Arc<Answer>,
     handle: JoinHandle<()>,
+}
+
+impl SearchThread {
+    /// Tells the search to stop (also out of a ponder or infinite wait) and
+    /// waits until its thread has ended.
+    fn halt(self) {
+        self.shared.halt.store(true, Ordering::Relaxed);
+        self.shared.stop.store(true, Ordering::Relaxed);
+        self.handle.thread().unpark();
+        let _ = self.handle.join();
+    }
+
+    /// Stops the search without reporting its result: true when that kept
+    /// the result back, false when it was already reported (or being
+    /// reported), which then stands.
+    fn abort(self) -> bool {
+        let suppressed = self.answer.claim();
+        self.halt();
+        suppressed
+    }
+
+    /// Waits for the search to end on its own.
+    fn join(self) {
+        let _ = self.handle.join();
+    }
+
+    /// The expected move was played: the clock runs from now.
+    fn ponderhit(&self) {
+        if let Ok(mut start) = self.shared.start.lock() {
+            *start = Instant::now();
+        }
+        self.shared.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Has the thread ended?
+    fn is_finished(&self) -> bool {
+        self.handle.is_finished()
+    }
+
+    /// Time since it started, nodes, and the main thread's place at the root.
+    fn progress(&self) -> (Duration, u64, Option<Progress>) {
+        let nodes = self.shared.nodes.load(Ordering::Relaxed);
+        (self.shared.elapsed(), nodes, self.shared.progress())
+    }
 }
 
 /// The `go` of the running search, kept to restart it.
@@ -155,34 +204,34 @@ pub struct Engine {
     /// The search threads' histories, kept between the moves of a game.
     tables: Arc<ThreadTables>,
     /// Number of search threads.
-    pub threads: usize,
+    threads: usize,
     /// Hash size in MB.
-    pub hash_mb: usize,
+    hash_mb: usize,
     /// Number of principal variations to report.
-    pub multipv: usize,
+    multipv: usize,
     /// Milliseconds kept back per move for communication delays.
-    pub move_overhead: u64,
+    move_overhead: u64,
     /// Bughouse: the partner's requests and board, the clocks, our requests.
-    pub bughouse: Bughouse,
+    bughouse: Bughouse,
     /// The protocol carries partner messages (UCI with `UCI_Bughouse`,
     /// xboard): on a bughouse board the engine then plans requests and
     /// sitting before each move.
-    pub partner_talk: bool,
+    partner_talk: bool,
     /// A network loaded from a file (`EvalFile`): it evaluates the variants
     /// it serves; the others keep their embedded network.
-    pub net: Option<Arc<Network>>,
+    net: Option<Arc<Network>>,
     /// Name of the loaded network (`EvalFile`).
-    pub eval_file: String,
+    eval_file: String,
     /// Evaluate with the network where it serves the variant (`Use NNUE`).
-    pub use_nnue: bool,
+    use_nnue: bool,
     /// Antichess endgame tables loaded from a file (`AntichessTables`);
     /// `None`: the built-in two-piece tables.
-    pub endgames: Option<Arc<crate::search::endgames::Tables>>,
+    endgames: Option<Arc<crate::search::endgames::Tables>>,
     /// The playing strength.
-    pub strength: Strength,
+    strength: Strength,
     /// Draws the seeds of the weakened move choices (reseeded every game).
     rng: Rng,
-    running: Option<Running>,
+    running: Option<SearchThread>,
     last_go: Option<LastGo>,
 }
 
@@ -220,6 +269,79 @@ impl Engine {
             running: None,
             last_go: None,
         }
+    }
+
+    /// Sets the number of search threads (at least one); a running search
+    /// is stopped first (its result stands).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.stop();
+        self.threads = threads.max(1);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Sets how many principal variations a search reports (at least one).
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.max(1);
+    }
+
+    /// Sets the milliseconds kept back per move for communication delays.
+    pub fn set_move_overhead(&mut self, ms: u64) {
+        self.move_overhead = ms;
+    }
+
+    /// Sets the playing strength (`Skill Level`, `UCI_LimitStrength`,
+    /// `UCI_Elo`) through `change`.
+    pub fn set_strength(&mut self, change: impl FnOnce(&mut Strength)) {
+        change(&mut self.strength);
+    }
+
+    /// Evaluates with the network where one serves the variant (`Use
+    /// NNUE`); a running search is stopped first.
+    pub fn set_use_nnue(&mut self, on: bool) {
+        self.stop();
+        self.use_nnue = on;
+    }
+
+    /// Says whether the protocol carries partner messages (UCI with
+    /// `UCI_Bughouse`, xboard): on a bughouse board the engine then plans
+    /// requests and sitting before each move.
+    pub fn set_partner_talk(&mut self, on: bool) {
+        self.partner_talk = on;
+    }
+
+    /// Sends requests and acts on the partner's (`PartnerMessages`); off
+    /// forgets what the partner asked.
+    pub fn set_partner_messages(&mut self, on: bool) {
+        self.bughouse.messages = on;
+        if !on {
+            self.bughouse.partner = Default::default();
+        }
+    }
+
+    /// Sets the partner's board (`add`: a second one, as the centre player
+    /// of the three-board form has; at most two, a repeated `add` replaces
+    /// the second).
+    pub fn set_partner_board(&mut self, board: Position, add: bool) {
+        let boards = &mut self.bughouse.partner_boards;
+        boards.truncate(usize::from(add));
+        boards.push(board);
+    }
+
+    /// Gambler promotion rule: the piece of its opponent that `chooser`
+    /// takes off `board` (its own board) when its partner promotes; see
+    /// [`crate::bughouse::strategy::gambler_choice`].
+    pub fn gambler_choice(&self, board: &Position, chooser: Color) -> Option<crate::types::Square> {
+        crate::bughouse::strategy::gambler_choice(board, chooser)
+    }
+
+    /// A new bughouse partnership or game: what either partner asked is
+    /// forgotten.
+    pub fn new_partnership(&mut self) {
+        self.bughouse.new_game();
     }
 
     /// The rules in force.
@@ -406,15 +528,7 @@ impl Engine {
     /// when no search ran or it had already reported (or was reporting)
     /// its result, which then stands.
     pub fn abort(&mut self) -> bool {
-        let Some(r) = self.running.take() else {
-            return false;
-        };
-        let suppressed = r.answer.claim();
-        r.shared.halt.store(true, Ordering::Relaxed);
-        r.shared.stop.store(true, Ordering::Relaxed);
-        r.handle.thread().unpark();
-        let _ = r.handle.join();
-        suppressed
+        self.running.take().is_some_and(SearchThread::abort)
     }
 
     /// The network searches of the current variant evaluate with, when
@@ -651,7 +765,7 @@ impl Engine {
                 out.best_move(&result);
             }
         });
-        self.running = Some(Running {
+        self.running = Some(SearchThread {
             shared,
             answer,
             handle,
@@ -666,10 +780,7 @@ impl Engine {
     /// `ponderhit`: the expected move was played; the clock now runs.
     pub fn ponderhit(&mut self) {
         if let Some(r) = &self.running {
-            if let Ok(mut s) = r.shared.start.lock() {
-                *s = Instant::now();
-            }
-            r.shared.pondering.store(false, Ordering::Relaxed);
+            r.ponderhit();
             // A restart (a pocket change) goes on as a timed search whose
             // clock started now, not as a ponder search waiting for a
             // second `ponderhit`.
@@ -683,10 +794,7 @@ impl Engine {
     /// Stops a running search and waits until it has reported its result.
     pub fn stop(&mut self) {
         if let Some(r) = self.running.take() {
-            r.shared.halt.store(true, Ordering::Relaxed);
-            r.shared.stop.store(true, Ordering::Relaxed);
-            r.handle.thread().unpark();
-            let _ = r.handle.join();
+            r.halt();
         }
     }
 
@@ -694,22 +802,18 @@ impl Engine {
     /// main thread's place at the root (`None` before its first root
     /// move). `None` when no search runs.
     pub fn progress(&self) -> Option<(Duration, u64, Option<Progress>)> {
-        let r = self.running.as_ref()?;
-        let nodes = r.shared.nodes.load(Ordering::Relaxed);
-        Some((r.shared.elapsed(), nodes, r.shared.progress()))
+        self.running.as_ref().map(SearchThread::progress)
     }
 
     /// Is a search running?
     pub fn is_searching(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+        self.running.as_ref().is_some_and(|r| !r.is_finished())
     }
 
     /// Waits for a running search to finish on its own.
     pub fn wait(&mut self) {
         if let Some(r) = self.running.take() {
-            let _ = r.handle.join();
+            r.join();
         }
     }
 

@@ -44,8 +44,8 @@ fn check_searches(variant: Variant, positions: usize, threads: usize, multipv: u
     let mut rng = Rng(0x5eed ^ (u64::from(variant.id()) * 7919 + threads as u64));
     let mut engine = Engine::new();
     engine.set_rules(variant.rules());
-    engine.threads = threads;
-    engine.multipv = multipv;
+    engine.set_threads(threads);
+    engine.set_multipv(multipv);
     let mut lines = 0;
     let mut searched = 0;
     while searched < positions {

@@ -273,7 +273,7 @@ pub fn gambler_choice(pos: &Position, chooser: Color) -> Option<Square> {
 }
 
 /// The engine's bughouse state on its board: what the partner said, his
-/// board, the clocks of both boards, and what the engine said itself.
+/// board, and what the engine said itself.
 #[derive(Clone, Debug)]
 pub struct Bughouse {
     /// What the partner asked for.
@@ -281,8 +281,6 @@ pub struct Bughouse {
     /// The partner's board (two in the three-board form's centre), when the
     /// protocol told us.
     pub partner_boards: Vec<Position>,
-    /// Clocks in ms (own board White, Black; partner board White, Black).
-    pub clocks: Option<[u64; 4]>,
     /// Send requests and act on the partner's (option `PartnerMessages`).
     pub messages: bool,
     /// Requests said, with the move number when they were last said.
@@ -304,7 +302,6 @@ impl Default for Bughouse {
         Bughouse {
             partner: PartnerState::default(),
             partner_boards: Vec::new(),
-            clocks: None,
             messages: true,
             said: Vec::new(),
             said_dead: false,

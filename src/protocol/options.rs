@@ -308,32 +308,24 @@ pub fn set(engine: &mut Engine, name: &str, text: &str) -> Result<Effect, String
     let flag = matches!(value, Value::Bool(true));
     match (o.name, &value) {
         ("Hash", _) => engine.set_hash(int(&value) as usize)?,
-        ("Threads", _) => {
-            engine.stop();
-            engine.threads = int(&value) as usize;
-        }
+        ("Threads", _) => engine.set_threads(int(&value) as usize),
         ("Clear Hash", _) => engine.clear_hash(),
         ("Ponder", _) => return Ok(Effect::Ponder(flag)),
-        ("MultiPV", _) => engine.multipv = int(&value) as usize,
-        ("Move Overhead", _) => engine.move_overhead = int(&value) as u64,
-        ("Skill Level", _) => engine.strength.skill = int(&value) as i32,
-        ("UCI_LimitStrength", _) => engine.strength.limit = flag,
-        ("UCI_Elo", _) => engine.strength.elo = int(&value) as i32,
+        ("MultiPV", _) => engine.set_multipv(int(&value) as usize),
+        ("Move Overhead", _) => engine.set_move_overhead(int(&value) as u64),
+        ("Skill Level", _) => engine.set_strength(|s| s.skill = int(&value) as i32),
+        ("UCI_LimitStrength", _) => engine.set_strength(|s| s.limit = flag),
+        ("UCI_Elo", _) => engine.set_strength(|s| s.elo = int(&value) as i32),
         ("UCI_ShowWDL", _) => return Ok(Effect::ShowWdl(flag)),
         ("UCI_Variant", Value::Text(v)) => {
             let variant: Variant = v.parse()?;
             engine.set_variant(variant);
         }
         ("UCI_Bughouse", _) => {
-            engine.partner_talk = flag;
+            engine.set_partner_talk(flag);
             return Ok(Effect::BughouseExtension(flag));
         }
-        ("PartnerMessages", _) => {
-            engine.bughouse.messages = flag;
-            if !flag {
-                engine.bughouse.partner = Default::default();
-            }
-        }
+        ("PartnerMessages", _) => engine.set_partner_messages(flag),
         ("EvalFile", Value::Text(t)) => {
             let text = engine
                 .set_eval_file(t)
@@ -346,10 +338,7 @@ pub fn set(engine: &mut Engine, name: &str, text: &str) -> Result<Effect, String
                 .map_err(|e| format!("AntichessTables: {e}"))?;
             return Ok(Effect::Message(text));
         }
-        ("Use NNUE", _) => {
-            engine.stop();
-            engine.use_nnue = flag;
-        }
+        ("Use NNUE", _) => engine.set_use_nnue(flag),
         #[cfg(feature = "tune")]
         (name, Value::Int(v)) => crate::search::params::set(name, *v as i32)?,
         (name, _) => return Err(format!("option '{name}' cannot be set")),

@@ -350,21 +350,17 @@ impl Uci {
                 for m in moves {
                     pos.make_move(m);
                 }
-                // At most two partner boards: a repeated `add` replaces the
-                // second one instead of growing the list.
-                let boards = &mut self.engine.bughouse.partner_boards;
-                boards.truncate(usize::from(add));
-                boards.push(pos);
+                self.engine.set_partner_board(pos, add);
             }
             Some("clocks") => {
                 if args.len() != 5 {
                     return Err("bughouse clocks needs four times in ms".into());
                 }
-                let mut c = [0u64; 4];
-                for (slot, text) in c.iter_mut().zip(&args[1..]) {
-                    *slot = parse::millis("clocks", Some(text))?;
+                // Checked, not used: the engine's own clock comes with `go`,
+                // and no decision reads the partner board's clocks yet.
+                for text in &args[1..] {
+                    parse::millis("clocks", Some(text))?;
                 }
-                self.engine.bughouse.clocks = Some(c);
             }
             Some("holding") => {
                 let counts = parse::holding(&args[1..].concat())?;
@@ -391,7 +387,7 @@ impl Uci {
                 let fen = args[2..].join(" ");
                 let pos = Position::from_fen(&fen, self.engine.rules())
                     .map_err(|e| format!("bad gambler FEN '{fen}': {e}"))?;
-                match crate::bughouse::strategy::gambler_choice(&pos, chooser) {
+                match self.engine.gambler_choice(&pos, chooser) {
                     Some(sq) => send(&format!("info string gambler {sq}")),
                     None => send("info string gambler none"),
                 }

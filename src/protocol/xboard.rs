@@ -144,7 +144,7 @@ fn error(kind: &str, text: &str) {
 impl Xboard {
     fn new(tx: Sender<Event>) -> Xboard {
         let mut engine = Engine::new();
-        engine.partner_talk = true;
+        engine.set_partner_talk(true);
         Xboard {
             engine,
             tx,
@@ -531,7 +531,7 @@ impl Xboard {
             }
             "partner" => {
                 self.partner = (!arg.is_empty()).then(|| arg.clone());
-                self.engine.bughouse.new_game();
+                self.engine.new_partnership();
                 self.answered_unknown_tell = false;
             }
             "ptell" => match arg.parse::<PartnerMessage>() {
