@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Plays Rukav's strength levels against each other (the calibration of
-`Skill Level` / `UCI_Elo`; see "Strength levels" in the README).
+`Skill Level` / `UCI_Elo`; see "Strength levels: calibration" in docs/measurements.md).
 
     python3 scripts/levels.py --pair 2 5 --pair 5 8 --games 100
 

@@ -180,7 +180,7 @@ pub fn curve(pos: &Position) -> Curve {
 }
 
 // The fitted models. Data: `rukav datagen` self-play at 2000 nodes per
-// move (README, "The WDL model", has the commands); log-loss in nats per
+// move (docs/measurements.md, "The WDL model", has the commands); log-loss in nats per
 // position, against the constant W/D/L frequencies of the data.
 
 /// Crazyhouse (bughouse uses it too): quadratic in the move number (the

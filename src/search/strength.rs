@@ -50,7 +50,7 @@ const fn level(elo: i32, nodes: u64, depth: i32, lines: usize, spread: i32) -> L
 /// The strength levels, `Skill Level` 0 to 19; level 20
 /// ([`FULL_STRENGTH`]) is the engine unchanged.
 ///
-/// **Calibrated by measurement** (`scripts/levels.py`, README "Strength
+/// **Calibrated by measurement** (`scripts/levels.py`, docs/measurements.md "Strength
 /// levels: calibration"): the `elo` column chains the measured differences
 /// of levels 2-5-8-11-14 (100 games each, crazyhouse), with level 0 set to
 /// 500; pairs not used in the fit (1-2, 4-5, 7-8, 12-13, 14-17) came out
