@@ -17,7 +17,8 @@ use crate::rules::{Rules, Variant};
 use crate::search::pns::{self, Plan, Verdict};
 use crate::search::strength::{self, Level, Weakening};
 use crate::search::{
-    self, Info, Limits, Progress, Report, SearchResult, Shared, ThreadTables, TranspositionTable,
+    self, Info, Limits, Report, RootProgress, SearchResult, Shared, ThreadTables,
+    TranspositionTable,
 };
 use crate::types::{Color, Move, PieceType};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -180,7 +181,7 @@ impl SearchThread {
     }
 
     /// Time since it started, nodes, and the main thread's place at the root.
-    fn progress(&self) -> (Duration, u64, Option<Progress>) {
+    fn progress(&self) -> (Duration, u64, Option<RootProgress>) {
         let nodes = self.shared.nodes.load(Ordering::Relaxed);
         (self.shared.elapsed(), nodes, self.shared.progress())
     }
@@ -801,7 +802,7 @@ impl Engine {
     /// Where a running search is: time since it started, nodes, and the
     /// main thread's place at the root (`None` before its first root
     /// move). `None` when no search runs.
-    pub fn progress(&self) -> Option<(Duration, u64, Option<Progress>)> {
+    pub fn progress(&self) -> Option<(Duration, u64, Option<RootProgress>)> {
         self.running.as_ref().map(SearchThread::progress)
     }
 

@@ -2,9 +2,11 @@
 //! around the last score, MultiPV lines, reports to the caller, and the
 //! decision to start another iteration.
 
+use super::report::{Info, Reporter, SearchResult};
+use super::score::{Score, INF, MATE, MATE_BOUND, MAX_PLY};
 use super::tt::Bound;
 use super::worker::{Root, Worker};
-use super::{params, timeman, Info, Reporter, Score, SearchResult, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::{params, timeman};
 use crate::position::Position;
 use crate::types::Move;
 use std::sync::atomic::Ordering;

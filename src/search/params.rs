@@ -109,6 +109,22 @@ search_params! {
     lmr_div: 225, 150, 400, 10;
     /// Late move reductions: one ply less per this much history.
     lmr_history_div: 6000, 2000, 16000, 500;
+    /// Late move reductions: shallowest depth.
+    lmr_min_depth: 3, 2, 6, 1;
+    /// Late move reductions: history changes a reduction by at most this many plies.
+    lmr_history_max: 2, 0, 4, 1;
+    /// Late move pruning: moves always tried beyond the limit.
+    lmp_extra: 2, 0, 6, 1;
+    /// Late move pruning: the limit is divided by this when the evaluation does not improve.
+    lmp_not_improving_div: 2, 1, 4, 1;
+    /// Antichess and giveaway: margins on the static evaluation are this many times wider.
+    losers_margin_scale: 3, 1, 6, 1;
+    /// Singular extensions: the table's entry may be this many plies shallower than the node.
+    se_tt_depth_slack: 3, 1, 6, 1;
+    /// Check extensions stop at ply `check_ext_ply_mult * depth + check_ext_ply_add`.
+    check_ext_ply_mult: 2, 1, 4, 1;
+    /// See `check_ext_ply_mult`.
+    check_ext_ply_add: 4, 0, 10, 1;
     /// Capture ordering: capture history counts one MVV unit per this much.
     capture_history_div: 16, 4, 64, 2;
     /// Largest history bonus of one cutoff.
@@ -118,6 +134,11 @@ search_params! {
     /// Lazy SMP: a deeper helper result supplies the move unless it scores this much worse.
     smp_vote_margin: 20, 0, 100, 5;
 }
+
+/// `lmr_base` and `lmr_div` are in hundredths (of a ply, of the divisor).
+pub const LMR_UNITS: f64 = 100.0;
+/// `se_margin` is in eighths of a centipawn per ply.
+pub const SE_MARGIN_UNITS: i32 = 8;
 
 /// Sets a parameter by name (a tuning build's `setoption`); `Err` for an
 /// unknown name or a value out of range.

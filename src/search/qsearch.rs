@@ -1,11 +1,11 @@
 //! Quiescence search: captures and promotions until the position is quiet,
 //! every evasion when in check, forced captures followed in antichess.
 
-use super::ordering::{mvv_lva, ScoreList};
+use super::movepick::{mvv_lva, ScoreList};
+use super::score::{INF, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see;
 use super::tt::{score_to_tt, Bound};
 use super::worker::{Bounds, Worker};
-use super::{INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::position::movegen::MoveList;
 use crate::position::Position;
 use crate::types::{Move, PieceType};
@@ -74,7 +74,7 @@ impl Worker {
                 Some(e) => e.eval,
                 None => self.evaluate(pos, ply),
             };
-            stand_pat = self.hist.corrected(pos, raw_eval);
+            stand_pat = self.histories.corrected(pos, raw_eval);
             if !forced_captures {
                 if stand_pat >= beta {
                     return stand_pat;

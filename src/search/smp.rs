@@ -2,9 +2,12 @@
 //! helpers skip some depths to run ahead, and a deeper helper result may
 //! supply the move.
 
-use super::ordering::Histories;
+use super::history::Histories;
+use super::limits::Limits;
+use super::params;
+use super::report::{Reporter, SearchResult};
+use super::shared::Shared;
 use super::worker::Worker;
-use super::{params, Limits, Reporter, SearchResult, Shared};
 use crate::position::Position;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -60,12 +63,12 @@ pub fn search(
             helpers.push(scope.spawn(move || {
                 let mut w = Worker::new(id, shared, limits, history, hist);
                 let r = w.run(&root, None);
-                (r, w.hist)
+                (r, w.histories)
             }));
         }
         let mut main = Worker::new(0, shared.clone(), limits.clone(), history, main_tables);
         let mut best = main.run(root, Some(report));
-        main_tables = main.hist;
+        main_tables = main.histories;
         shared.stop.store(true, Ordering::Relaxed);
         // A helper that completed a deeper iteration without a worse score
         // supplies the move (MultiPV, searchmoves and a weakened choice stay

@@ -3,7 +3,7 @@
 //! key mismatch (Hyatt's lockless hashing). The memory is asked for in
 //! huge pages and first written by several threads.
 
-use super::MATE_BOUND;
+use super::score::MATE_BOUND;
 use crate::types::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -1,9 +1,16 @@
-//! The state of one search thread: killers, histories, the line being
-//! searched, NNUE accumulators by ply, node counting and the stop checks.
+//! The state of one search thread: the search stack, histories, the line
+//! being searched, NNUE accumulators by ply, node counting and the stop
+//! checks.
 
-use super::endgames::TableResult;
-use super::ordering::{Histories, NO_PIECE_TO};
-use super::{params, Limits, Progress, Reporter, Shared, CURRMOVE_AFTER, MATE, MAX_PLY};
+use super::endgames::{TableResult, Tables};
+use super::history::{piece_to, Histories};
+use super::limits::Limits;
+use super::movepick::OrderingHints;
+use super::params;
+use super::report::{Reporter, CURRMOVE_AFTER};
+use super::score::{MATE, MAX_PLY};
+use super::shared::{RootProgress, Shared};
+use super::stack::Stack;
 use crate::eval::evaluate;
 use crate::eval::nnue::{Accumulator, Network};
 use crate::position::movegen::MoveCounter;
@@ -32,6 +39,13 @@ impl Root<'static> {
     };
 }
 
+/// The late-move reduction table covers depths and move numbers up to
+/// this (larger ones read its last row or column).
+pub(super) const LMR_TABLE_SIZE: usize = 64;
+/// How many nodes a thread counts before it adds them to the shared count
+/// and (main thread) looks at the clock; a power of two.
+const NODES_PER_CHECK: u64 = 1024;
+
 /// Per-thread search state.
 pub struct Worker {
     /// Thread number (0 = main).
@@ -41,27 +55,27 @@ pub struct Worker {
     pub(super) nodes: u64,
     pub(super) nodes_flushed: u64,
     pub(super) seldepth: usize,
+    /// The keys of the game's positions and of the line being searched
+    /// (for repetitions).
     pub(super) keys: Vec<u64>,
-    pub(super) killers: [[Move; 2]; MAX_PLY + 2],
-    /// Histories and counter moves.
-    pub(super) hist: Box<Histories>,
-    pub(super) prev_move: [Move; MAX_PLY + 2],
-    /// Piece-to of the move made at each ply, shifted by two
-    /// (`piece_to[ply + 2]`), so that the two plies before the root read
-    /// [`NO_PIECE_TO`].
-    pub(super) piece_to: [usize; MAX_PLY + 3],
+    /// Per ply: killers, the move made, its piece-to, the static
+    /// evaluation, the excluded move.
+    pub(super) stack: Box<Stack>,
+    /// Histories, counter moves and the evaluation correction.
+    pub(super) histories: Box<Histories>,
+    /// The principal variation found at each ply (triangular table).
     pub(super) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    /// The length of each ply's line in [`Worker::pv`].
     pub(super) pv_len: [usize; MAX_PLY + 1],
-    pub(super) static_eval: [i32; MAX_PLY + 2],
+    /// Root moves already reported in earlier MultiPV lines of this iteration.
     pub(super) excluded_root: Vec<Move>,
-    /// The move a singular-extension search leaves out, per ply.
-    pub(super) excluded: [Move; MAX_PLY + 2],
-    pub(super) lmr: Box<[[u8; 64]; 64]>,
+    /// Late-move reductions by depth and move number.
+    pub(super) lmr: Box<[[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]>,
     pub(super) has_bias: bool,
     /// The network in use for this root (see [`Limits::net`]).
     pub(super) net: Option<Arc<Network>>,
     /// Antichess and giveaway: the endgame tables for this root's rules.
-    pub(super) tables: Option<Arc<super::endgames::Tables>>,
+    pub(super) tables: Option<Arc<Tables>>,
     /// NNUE accumulators by ply (used only with a network).
     pub(super) acc: Box<[Accumulator]>,
     /// When this worker started (for the `currmove` reports).
@@ -75,7 +89,7 @@ impl Worker {
     /// A lone worker for unit tests: a 1 MB table of its own, no limits,
     /// fresh histories, `pos` the game's only position.
     pub(super) fn for_test(pos: &Position) -> Worker {
-        let tt = Arc::new(super::TranspositionTable::new(1));
+        let tt = Arc::new(super::tt::TranspositionTable::new(1));
         let shared = Arc::new(Shared::new(tt));
         Worker::new(0, shared, Limits::default(), &[pos.key()], Histories::new())
     }
@@ -90,13 +104,13 @@ impl Worker {
         shared: Arc<Shared>,
         limits: Limits,
         history: &[u64],
-        hist: Box<Histories>,
+        histories: Box<Histories>,
     ) -> Worker {
-        let mut lmr = Box::new([[0u8; 64]; 64]);
+        let mut lmr = Box::new([[0u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (n, cell) in row.iter_mut().enumerate().skip(1) {
-                let base = f64::from(params::lmr_base()) / 100.0;
-                let div = f64::from(params::lmr_div()) / 100.0;
+                let base = f64::from(params::lmr_base()) / params::LMR_UNITS;
+                let div = f64::from(params::lmr_div()) / params::LMR_UNITS;
                 *cell = (base + (d as f64).ln() * (n as f64).ln() / div) as u8;
             }
         }
@@ -110,15 +124,11 @@ impl Worker {
             nodes_flushed: 0,
             seldepth: 0,
             keys,
-            killers: [[Move::NULL; 2]; MAX_PLY + 2],
-            hist,
-            prev_move: [Move::NULL; MAX_PLY + 2],
-            piece_to: [NO_PIECE_TO; MAX_PLY + 3],
+            stack: Stack::new(),
+            histories,
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
-            static_eval: [0; MAX_PLY + 2],
             excluded_root: Vec::new(),
-            excluded: [Move::NULL; MAX_PLY + 2],
             has_bias: limits.bias.iter().flatten().any(|&b| b != 0),
             lmr,
             net: None,
@@ -126,6 +136,60 @@ impl Worker {
             acc: vec![Accumulator::default(); MAX_PLY + 2].into_boxed_slice(),
             started: Instant::now(),
             root_depth: 0,
+        }
+    }
+
+    /// What orders the moves of the node at `ply`.
+    #[inline]
+    pub(super) fn ordering_hints(&self, ply: usize, tt_move: Move) -> OrderingHints<'_> {
+        OrderingHints {
+            tt_move,
+            killers: self.stack.at(ply).killers,
+            counter: self
+                .histories
+                .counter_move(self.stack.before(ply, 1).current_move),
+            rows: self.stack.continuation_rows(ply),
+            histories: &self.histories,
+        }
+    }
+
+    /// `m` is made at `ply`: the stack records it (for the nodes below).
+    #[inline(always)]
+    pub(super) fn record_move(&mut self, pos: &Position, m: Move, ply: usize) {
+        let entry = self.stack.at_mut(ply);
+        entry.current_move = m;
+        entry.piece_to = piece_to(pos, m);
+    }
+
+    /// A move caused a cutoff at `ply`: a quiet one gains history (butterfly
+    /// and continuation), the quiet moves tried before it lose some, and it
+    /// becomes a killer and the counter move to the opponent's last move; a
+    /// capture gains capture history. Every capture tried before it loses
+    /// some.
+    pub(super) fn update_cutoff_stats(
+        &mut self,
+        pos: &Position,
+        best: Move,
+        tried: &TriedMoves,
+        depth: i32,
+        ply: usize,
+    ) {
+        let bonus = (depth * depth + depth).min(params::history_bonus_max());
+        if pos.captured_kind(best).is_some() {
+            self.histories.update_capture(pos, best, bonus);
+        } else if !best.is_promotion() {
+            let rows = self.stack.continuation_rows(ply);
+            let previous = self.stack.before(ply, 1).current_move;
+            self.histories
+                .reward_quiet(pos, best, &tried.quiets, bonus, rows, previous);
+            let killers = &mut self.stack.at_mut(ply).killers;
+            if killers[0] != best {
+                killers[1] = killers[0];
+                killers[0] = best;
+            }
+        }
+        for &m in &tried.captures {
+            self.histories.update_capture(pos, m, -bonus);
         }
     }
 
@@ -138,7 +202,7 @@ impl Worker {
             return;
         }
         let number = count + self.excluded_root.len();
-        let progress = Progress {
+        let progress = RootProgress {
             depth: self.root_depth,
             current: m,
             number,
@@ -232,12 +296,12 @@ impl Worker {
         self.shared.stop.load(Ordering::Relaxed)
     }
 
-    /// Counts a node; every 1024 nodes flushes the count and (main thread)
+    /// Counts a node; every [`NODES_PER_CHECK`] nodes flushes the count and (main thread)
     /// checks the clock and the node budget.
     #[inline]
     pub(super) fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & (NODES_PER_CHECK - 1) == 0 {
             let delta = self.nodes - self.nodes_flushed;
             self.nodes_flushed = self.nodes;
             let total = self.shared.nodes.fetch_add(delta, Ordering::Relaxed) + delta;
@@ -331,6 +395,28 @@ impl Worker {
             self.pv[ply][i] = self.pv[ply + 1][i];
         }
         self.pv_len[ply] = child_len;
+    }
+}
+
+/// The moves a node searched without a cutoff, whose histories a later
+/// cutoff lowers (the first 64 quiet moves and 32 captures).
+#[derive(Default)]
+pub(super) struct TriedMoves {
+    /// Quiet moves.
+    pub quiets: arrayvec::ArrayVec<Move, 64>,
+    /// Captures.
+    pub captures: arrayvec::ArrayVec<Move, 32>,
+}
+
+impl TriedMoves {
+    /// Keeps `m` (a quiet move or a capture; a quiet promotion is not kept).
+    #[inline]
+    pub fn add(&mut self, pos: &Position, m: Move) {
+        if pos.is_capture(m) {
+            let _ = self.captures.try_push(m);
+        } else if !m.is_promotion() {
+            let _ = self.quiets.try_push(m);
+        }
     }
 }
 

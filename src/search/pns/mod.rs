@@ -87,8 +87,10 @@
 //! [`Proof::line`] follows the shortest proved move for the attacker and
 //! the longest resistance for the defender.
 
+use super::limits::Limits;
+use super::report::{Info, SearchResult};
+use super::score::{Score, MATE};
 use super::tt::Bound;
-use super::{Info, Limits, Score, SearchResult, MATE};
 use crate::position::Position;
 use crate::types::{Color, Move};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,0 +1,42 @@
+//! What a search is asked to do: its limits and what it searches with.
+
+use super::endgames;
+use super::strength;
+use crate::eval::nnue::Network;
+use crate::types::Move;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What to search for and how long.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Maximum depth.
+    pub depth: Option<i32>,
+    /// Node budget (all threads).
+    pub nodes: Option<u64>,
+    /// Stop after this long if an iteration is done (soft limit).
+    pub soft_time: Option<Duration>,
+    /// Never search longer than this (hard limit).
+    pub hard_time: Option<Duration>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<i32>,
+    /// Search until told to stop (also while pondering).
+    pub infinite: bool,
+    /// Only these root moves.
+    pub searchmoves: Vec<Move>,
+    /// Number of principal variations.
+    pub multipv: usize,
+    /// Extra value per piece kind (P N B R Q) on the board or in hand, `[colour]`:
+    /// bughouse partner requests ("need a knight": the opponent's knights
+    /// are worth more to take; "don't give a queen": ours worth more to keep).
+    pub bias: [[i32; 5]; 2],
+    /// The NNUE network to evaluate with, where it serves the variant
+    /// (`None`: the hand-written evaluation).
+    pub net: Option<Arc<Network>>,
+    /// Antichess and giveaway endgame tables to probe (`None`: none).
+    pub endgames: Option<Arc<endgames::Tables>>,
+    /// A weakened move choice (strength levels): the main thread searches
+    /// that many lines internally and picks among them at random; only
+    /// `multipv` lines are reported. `None`: the best move, full strength.
+    pub weakening: Option<strength::Weakening>,
+}
