@@ -14,10 +14,10 @@ use crate::eval::nnue::Network;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{Rules, Variant};
-use crate::search::pns::{self, Plan, Verdict};
+use crate::search::pns::{self, SolverPlan, Verdict};
 use crate::search::strength::{self, Level, Weakening};
 use crate::search::{
-    self, Info, Limits, Report, RootProgress, SearchResult, Shared, ThreadTables,
+    self, Info, Limits, Report, RootProgress, SearchResult, Shared, ThreadHistories,
     TranspositionTable,
 };
 use crate::types::{Color, Move, PieceType};
@@ -203,7 +203,7 @@ pub struct Engine {
     moves: Vec<Move>,
     tt: Arc<TranspositionTable>,
     /// The search threads' histories, kept between the moves of a game.
-    tables: Arc<ThreadTables>,
+    histories: Arc<ThreadHistories>,
     /// Number of search threads.
     threads: usize,
     /// Hash size in MB.
@@ -254,7 +254,7 @@ impl Engine {
             position,
             moves: Vec::new(),
             tt: Arc::new(TranspositionTable::new(16)),
-            tables: Arc::new(ThreadTables::default()),
+            histories: Arc::new(ThreadHistories::default()),
             threads: 1,
             hash_mb: 16,
             multipv: 1,
@@ -707,7 +707,10 @@ impl Engine {
         // partner to sit (and `go` once a later one finds none).
         let timed = decision.is_some() && !request.ponder && !request.limits.infinite;
         let freeze_sit = self.bughouse.freeze_sit().filter(|_| timed);
-        let shared = Arc::new(Shared::with_tables(self.tt.clone(), self.tables.clone()));
+        let shared = Arc::new(Shared::with_histories(
+            self.tt.clone(),
+            self.histories.clone(),
+        ));
         shared.pondering.store(request.ponder, Ordering::Relaxed);
         let root = self.position;
         let history = self.history.clone();
@@ -723,8 +726,8 @@ impl Engine {
             let report = ToListener(out.as_ref());
             let search = || search::search(&root, &history, &limits, threads, s.clone(), &report);
             let result = match plan {
-                Plan::Search => search(),
-                Plan::Mate(budget) => {
+                SolverPlan::Search => search(),
+                SolverPlan::Mate(budget) => {
                     let proof = pns::prove(&root, &history, &budget, Some(&s.stop));
                     if let Some(info) = proof.info() {
                         out.info(&info);
@@ -732,7 +735,7 @@ impl Engine {
                     out.message(&proof.summary());
                     proof.search_result()
                 }
-                Plan::First(budget) => {
+                SolverPlan::First(budget) => {
                     let proof = pns::prove(&root, &history, &budget, Some(&s.stop));
                     if proof.verdict == Verdict::Win && !proof.best.is_null() {
                         if let Some(info) = proof.info() {
@@ -821,7 +824,10 @@ impl Engine {
     /// Runs a search to completion on this thread (bench, tests).
     pub fn search_sync(&mut self, limits: Limits, report: &(dyn Fn(&Info) + Sync)) -> SearchResult {
         self.stop();
-        let shared = Arc::new(Shared::with_tables(self.tt.clone(), self.tables.clone()));
+        let shared = Arc::new(Shared::with_histories(
+            self.tt.clone(),
+            self.histories.clone(),
+        ));
         let mut limits = Limits {
             multipv: limits.multipv.max(self.multipv),
             net: self.active_net(),
@@ -843,7 +849,7 @@ impl Engine {
     /// A new game: clears the hash table, the histories and the bughouse requests.
     pub fn new_game(&mut self) {
         self.clear_hash();
-        self.tables.clear();
+        self.histories.clear();
         self.rng = Rng(fresh_seed() ^ self.rng.next_u64());
         self.bughouse.new_game();
         let start = Position::start_with(self.rules);

@@ -12,7 +12,7 @@
 //! - the example from a real game (Black to move, lost) is proved.
 
 use rukav::rng::Rng;
-use rukav::search::pns::{self, Budget, Plan, Proof, Target, Verdict};
+use rukav::search::pns::{self, Budget, Proof, SolverPlan, Target, Verdict};
 use rukav::search::Limits;
 use rukav::{Color, Move, Outcome, Position, Variant};
 use std::collections::HashMap;
@@ -400,14 +400,20 @@ fn engine_plan() {
         ..Default::default()
     };
     match pns::plan(&few, &timed, false, 16) {
-        Plan::First(b) => {
+        SolverPlan::First(b) => {
             assert_eq!(b.time, Some(Duration::from_millis(100)));
             assert_eq!(b.target, Target::Win);
         }
         other => panic!("{other:?}"),
     }
-    assert!(matches!(pns::plan(&full, &timed, false, 16), Plan::Search));
-    assert!(matches!(pns::plan(&few, &timed, true, 16), Plan::Search));
+    assert!(matches!(
+        pns::plan(&full, &timed, false, 16),
+        SolverPlan::Search
+    ));
+    assert!(matches!(
+        pns::plan(&few, &timed, true, 16),
+        SolverPlan::Search
+    ));
     for limits in [
         Limits {
             depth: Some(12),
@@ -427,7 +433,7 @@ fn engine_plan() {
         },
     ] {
         assert!(
-            matches!(pns::plan(&few, &limits, false, 16), Plan::Search),
+            matches!(pns::plan(&few, &limits, false, 16), SolverPlan::Search),
             "{limits:?}"
         );
     }
@@ -435,10 +441,19 @@ fn engine_plan() {
         mate: Some(3),
         ..Default::default()
     };
-    assert!(matches!(pns::plan(&full, &mate, false, 16), Plan::Mate(_)));
+    assert!(matches!(
+        pns::plan(&full, &mate, false, 16),
+        SolverPlan::Mate(_)
+    ));
     let chess = Position::startpos(Variant::Chess);
-    assert!(matches!(pns::plan(&chess, &mate, false, 16), Plan::Search));
-    assert!(matches!(pns::plan(&chess, &timed, false, 16), Plan::Search));
+    assert!(matches!(
+        pns::plan(&chess, &mate, false, 16),
+        SolverPlan::Search
+    ));
+    assert!(matches!(
+        pns::plan(&chess, &timed, false, 16),
+        SolverPlan::Search
+    ));
 }
 
 /// A game (Black to move, lost: Fairy-Stockfish reports mate -16 at depth

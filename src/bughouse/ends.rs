@@ -3,7 +3,7 @@
 //! move.
 
 use super::game::{BoardEnd, Game, LossReason, MatchResult, PlayError, Report};
-use super::{board_letter, seat_name, team_of, Form, Team};
+use super::settings::{board_letter, seat_name, team_of, Form, Team};
 use crate::position::outcome::{EndReason, Outcome};
 use crate::types::Color;
 

@@ -1,8 +1,8 @@
 //! The Gambler promotion rule: which pieces the promoter's partner may take,
 //! and completing the promotion with the chosen one.
 
-use super::board_letter;
 use super::game::{opponent_in_check, Game, LoggedMove, PlayError, Report};
+use super::settings::board_letter;
 use crate::position::notation::san;
 use crate::types::{Color, Move, PieceType, Square};
 

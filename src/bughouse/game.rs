@@ -1,6 +1,6 @@
 //! The bughouse game: boards, moves, hand-overs of captured pieces.
 
-use super::{board_letter, Form, Handover, Settings, Team};
+use super::settings::{board_letter, Form, Handover, Settings, Team};
 use crate::position::notation::san;
 use crate::position::Position;
 use crate::rules::PromotionRule;

@@ -100,10 +100,10 @@ pub enum SitReason {
     ForPiece(PieceType),
     /// The partner asked it to sit (until `go`).
     PartnerAsked,
-    /// It is being mated or is lost ([`LOST_SCORE`]; announced as "while
-    /// mated" either way): it stalls, so that its opponent cannot mate it
+    /// It is being mated or is otherwise lost ([`LOST_SCORE`]; announced
+    /// as "while mated" either way, the words bughouse players use): it stalls, so that its opponent cannot mate it
     /// while the partner tries to win his board first (it said `dead`).
-    Mated,
+    Lost,
 }
 
 impl std::fmt::Display for SitReason {
@@ -111,7 +111,7 @@ impl std::fmt::Display for SitReason {
         match self {
             SitReason::ForPiece(p) => write!(f, "for {}", p.char().to_ascii_uppercase()),
             SitReason::PartnerAsked => f.write_str("as the partner asked"),
-            SitReason::Mated => f.write_str("while mated"),
+            SitReason::Lost => f.write_str("while mated"),
         }
     }
 }
@@ -224,9 +224,9 @@ fn hold_budget(wanted_ms: u64, own_ms: u64, game_ms: u64) -> Option<Duration> {
     (ms >= MIN_HOLD_MS).then(|| Duration::from_millis(ms))
 }
 
-/// What the owed-piece searches suggest before a move ([`Bughouse::plan`]).
+/// What the owed-piece searches suggest before a move ([`Bughouse::advice`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Plan {
+pub struct Advice {
     /// Messages for the partner.
     pub messages: Vec<PartnerMessage>,
     /// Sit for this piece, for at most this long.
@@ -401,12 +401,12 @@ impl Bughouse {
     /// most of its clock
     /// ([`stall_budget`]); its opponent cannot mate it meanwhile, and its
     /// partner, told `dead`, plays fast to win his board first.
-    pub fn plan(&self, pos: &Position, own_ms: Option<u64>, their_ms: Option<u64>) -> Plan {
+    pub fn advice(&self, pos: &Position, own_ms: Option<u64>, their_ms: Option<u64>) -> Advice {
         let mut messages = Vec::new();
         // The eleven short searches take a few milliseconds together; with
         // a low clock that time goes to the move.
         if !pos.rules().two_boards || own_ms.is_some_and(|t| t < OWED_MIN_CLOCK_MS) {
-            return Plan::default();
+            return Advice::default();
         }
         let owed = owed_pieces(pos);
         let gain = |k: PieceType| owed.mine[k.index()].map_or(0, |s| s - owed.base - hand_value(k));
@@ -460,7 +460,7 @@ impl Bughouse {
                 sit_for = sit_budget(own, theirs, game).max(asked).map(|d| (k, d));
             }
         }
-        Plan {
+        Advice {
             messages,
             sit_for,
             stall,
@@ -486,12 +486,12 @@ impl Bughouse {
         if let Some(own) = own_ms {
             self.game_clock_ms = self.game_clock_ms.max(own);
         }
-        let Plan {
+        let Advice {
             messages,
             sit_for,
             stall,
             winning,
-        } = self.plan(pos, own_ms, their_ms);
+        } = self.advice(pos, own_ms, their_ms);
         let now = self.moves;
         let mut requests = Vec::new();
         for msg in messages {
@@ -521,7 +521,7 @@ impl Bughouse {
                 .and_then(|own| stall_budget(own, self.game_clock_ms))
                 .map(|d| (SitReason::PartnerAsked, d))
         } else if let Some(d) = stall {
-            Some((SitReason::Mated, d))
+            Some((SitReason::Lost, d))
         } else {
             sit_for.map(|(k, d)| (SitReason::ForPiece(k), d))
         };
@@ -695,7 +695,7 @@ mod tests {
             Color::White,
             PieceType::Bishop
         ));
-        let sit = b.plan(&pos, Some(20_000), Some(10_000)).sit_for;
+        let sit = b.advice(&pos, Some(20_000), Some(10_000)).sit_for;
         assert_eq!(sit.map(|(k, _)| k), Some(PieceType::Knight));
         // Nothing of the kind is attacked: no sitting for it.
         let quiet = "rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR[] b KQkq - 0 1";
@@ -705,7 +705,7 @@ mod tests {
             Color::White,
             PieceType::Knight
         ));
-        assert_eq!(b.plan(&pos, Some(20_000), Some(10_000)).sit_for, None);
+        assert_eq!(b.advice(&pos, Some(20_000), Some(10_000)).sit_for, None);
     }
 
     /// White to move is mated in two (a queen drop follows Kg1): with
@@ -721,7 +721,7 @@ mod tests {
         assert_eq!(d.requests, vec![PartnerMessage::Dead]);
         assert_eq!(
             d.hold,
-            Some((SitReason::Mated, Duration::from_millis(6_000)))
+            Some((SitReason::Lost, Duration::from_millis(6_000)))
         );
         let again = b.decide(&mated, Some(8_000), Some(3_000), false);
         assert!(again.requests.is_empty(), "{again:?}");
@@ -752,7 +752,7 @@ mod tests {
         assert_eq!(d.requests, vec![PartnerMessage::Dead]);
         assert_eq!(
             d.hold,
-            Some((SitReason::Mated, Duration::from_millis(6_000)))
+            Some((SitReason::Lost, Duration::from_millis(6_000)))
         );
     }
 

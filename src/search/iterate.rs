@@ -22,7 +22,7 @@ impl Worker {
         if let Some(net) = self.net.as_deref() {
             net.refresh(root, &mut self.acc[0]);
         }
-        self.tables = self
+        self.endgames = self
             .limits
             .endgames
             .clone()
@@ -105,7 +105,7 @@ impl Worker {
                     break;
                 }
                 let mut pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
-                if let Some(tables) = self.tables.as_deref() {
+                if let Some(tables) = self.endgames.as_deref() {
                     // A line that ends in the tables goes on to the end.
                     tables.extend_line(root, &mut pv);
                 }

@@ -52,7 +52,7 @@ pub use limits::Limits;
 pub use report::{Info, Report, Reporter, SearchResult, CURRMOVE_AFTER};
 pub use score::{Score, INF, MATE, MATE_BOUND, MAX_PLY};
 pub use see::see;
-pub use shared::{RootProgress, Shared, ThreadTables};
+pub use shared::{RootProgress, Shared, ThreadHistories};
 pub use smp::search;
 pub use tt::{Bound, TranspositionTable};
 pub use worker::Worker;

@@ -22,7 +22,7 @@ pub struct Shared {
     /// When the clock started (reset by ponderhit).
     pub start: std::sync::Mutex<Instant>,
     /// The threads' histories, kept from one search to the next of a game.
-    pub tables: Arc<ThreadTables>,
+    pub histories: Arc<ThreadHistories>,
     /// Set by the caller's `stop` (never by the search): a finished
     /// infinite or ponder search waits for it before it reports (`stop`
     /// alone is also set when the main thread finishes, to end the helpers).
@@ -37,9 +37,9 @@ pub struct Shared {
 /// searches (the engine) so that they carry over from one move of a game to
 /// the next; a new game clears them.
 #[derive(Default)]
-pub struct ThreadTables(std::sync::Mutex<Vec<Box<Histories>>>);
+pub struct ThreadHistories(std::sync::Mutex<Vec<Box<Histories>>>);
 
-impl ThreadTables {
+impl ThreadHistories {
     /// Forgets everything learned (a new game).
     pub fn clear(&self) {
         if let Ok(mut t) = self.0.lock() {
@@ -71,18 +71,18 @@ impl ThreadTables {
 impl Shared {
     /// Fresh state for a search with fresh histories.
     pub fn new(tt: Arc<TranspositionTable>) -> Shared {
-        Shared::with_tables(tt, Arc::new(ThreadTables::default()))
+        Shared::with_histories(tt, Arc::new(ThreadHistories::default()))
     }
 
-    /// Fresh state for a search that continues with `tables`.
-    pub fn with_tables(tt: Arc<TranspositionTable>, tables: Arc<ThreadTables>) -> Shared {
+    /// Fresh state for a search that continues with `histories`.
+    pub fn with_histories(tt: Arc<TranspositionTable>, histories: Arc<ThreadHistories>) -> Shared {
         Shared {
             tt,
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             start: std::sync::Mutex::new(Instant::now()),
-            tables,
+            histories,
             halt: AtomicBool::new(false),
             root_progress: AtomicU64::new(0),
         }

@@ -49,7 +49,7 @@ pub fn search(
             let shared = &shared;
             scope.spawn(move || watch_clock(shared, hard));
         }
-        let mut tables = shared.tables.take(threads).into_iter();
+        let mut tables = shared.histories.take(threads).into_iter();
         let mut helpers = Vec::new();
         let mut main_tables = tables.next().unwrap_or_else(Histories::new);
         for (id, hist) in (1..threads).zip(tables) {
@@ -90,7 +90,7 @@ pub fn search(
                 }
             }
         }
-        shared.tables.put(kept);
+        shared.histories.put(kept);
         best
     });
     SearchResult {

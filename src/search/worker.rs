@@ -75,7 +75,7 @@ pub struct Worker {
     /// The network in use for this root (see [`Limits::net`]).
     pub(super) net: Option<Arc<Network>>,
     /// Antichess and giveaway: the endgame tables for this root's rules.
-    pub(super) tables: Option<Arc<Tables>>,
+    pub(super) endgames: Option<Arc<Tables>>,
     /// NNUE accumulators by ply (used only with a network).
     pub(super) acc: Box<[Accumulator]>,
     /// When this worker started (for the `currmove` reports).
@@ -132,7 +132,7 @@ impl Worker {
             has_bias: limits.bias.iter().flatten().any(|&b| b != 0),
             lmr,
             net: None,
-            tables: None,
+            endgames: None,
             acc: vec![Accumulator::default(); MAX_PLY + 2].into_boxed_slice(),
             started: Instant::now(),
             root_depth: 0,
@@ -270,7 +270,7 @@ impl Worker {
     /// with the distance, or a draw), where they cover it.
     #[inline]
     pub(super) fn table_score(&self, pos: &Position, ply: usize) -> Option<i32> {
-        let tables = self.tables.as_deref()?;
+        let tables = self.endgames.as_deref()?;
         if pos.occupied().count() as usize > tables.max_pieces() {
             return None;
         }

@@ -92,66 +92,17 @@ use super::report::{Info, SearchResult};
 use super::score::{Score, MATE};
 use super::tt::Bound;
 use crate::position::Position;
-use crate::types::{Color, Move};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::types::Move;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+mod budget;
 mod solver;
 
+pub use budget::{Budget, Target, MAX_CHAIN, MAX_DEPTH};
+use budget::{FIRST_SHARE, INF};
+
 use solver::{classify, Class, Solver};
-
-/// "Infinite" proof or disproof number: the node is resolved.
-const INF: u32 = 1 << 30;
-/// No dependency on a repeated ancestor.
-const NO_TAINT: u32 = u32::MAX;
-/// The longest chain of forced moves followed as one edge.
-pub const MAX_CHAIN: u16 = 64;
-/// The deepest path (plies from the root) the solver goes; deeper
-/// positions count as unproven.
-pub const MAX_DEPTH: usize = 600;
-/// Table entries per bucket.
-const BUCKET: usize = 4;
-/// Nodes between two looks at the stop flag, the clock and the budget.
-const CHECK_EVERY: u64 = 1024;
-/// The first node share of each search; doubled every round.
-const FIRST_SHARE: u64 = 4096;
-
-/// What the solver is asked to prove.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Target {
-    /// Both: that the side to move wins, and that it loses.
-    #[default]
-    Both,
-    /// Only that the side to move wins.
-    Win,
-    /// Only that the side to move loses.
-    Loss,
-}
-
-/// The limits of one call to [`prove`].
-#[derive(Clone, Copy, Debug)]
-pub struct Budget {
-    /// Most positions to visit (both searches together).
-    pub nodes: u64,
-    /// Most time to spend.
-    pub time: Option<Duration>,
-    /// Upper bound of the table's memory in MB (the table is smaller when
-    /// the node budget cannot fill it).
-    pub memory_mb: usize,
-    /// What to prove.
-    pub target: Target,
-}
-
-impl Default for Budget {
-    fn default() -> Budget {
-        Budget {
-            nodes: 1_000_000,
-            time: None,
-            memory_mb: 16,
-            target: Target::Both,
-        }
-    }
-}
 
 /// What the solver found, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -392,7 +343,7 @@ const SOLVE_MAX_MB: usize = 64;
 
 /// What the engine does with the solver for one `go`.
 #[derive(Clone, Copy, Debug)]
-pub enum Plan {
+pub enum SolverPlan {
     /// `go mate N` in antichess/giveaway: the solver alone, with this budget.
     Mate(Budget),
     /// First the solver with this budget; alpha-beta unless it proves a win.
@@ -406,12 +357,12 @@ pub enum Plan {
 /// the solver's table (the `Hash` size). Depth-only and node-only searches
 /// (bench, analysis), infinite and ponder searches, MultiPV and
 /// `searchmoves` never run the solver on their own.
-pub fn plan(pos: &Position, limits: &Limits, ponder: bool, memory_mb: usize) -> Plan {
+pub fn plan(pos: &Position, limits: &Limits, ponder: bool, memory_mb: usize) -> SolverPlan {
     if !supports(pos) || !limits.searchmoves.is_empty() {
-        return Plan::Search;
+        return SolverPlan::Search;
     }
     if limits.mate.is_some() {
-        return Plan::Mate(Budget {
+        return SolverPlan::Mate(Budget {
             nodes: limits.nodes.unwrap_or(u64::MAX),
             time: limits.hard_time,
             memory_mb: memory_mb.max(1),
@@ -419,20 +370,20 @@ pub fn plan(pos: &Position, limits: &Limits, ponder: bool, memory_mb: usize) -> 
         });
     }
     if ponder || limits.infinite || limits.multipv > 1 {
-        return Plan::Search;
+        return SolverPlan::Search;
     }
     let Some(time) = limits.soft_time.or(limits.hard_time) else {
-        return Plan::Search;
+        return SolverPlan::Search;
     };
     if pos.occupied().count() > SOLVE_MAX_PIECES {
-        return Plan::Search;
+        return SolverPlan::Search;
     }
     let share = time / SOLVE_TIME_DIVISOR;
     if share < SOLVE_MIN_TIME {
-        return Plan::Search;
+        return SolverPlan::Search;
     }
     let ms = u64::try_from(share.as_millis()).unwrap_or(u64::MAX);
-    Plan::First(Budget {
+    SolverPlan::First(Budget {
         nodes: limits
             .nodes
             .unwrap_or(u64::MAX)

@@ -2,8 +2,11 @@
 //! positions, and the depth-first search with its thresholds (see the
 //! module documentation of [`super`]).
 
-use super::{AtomicBool, Budget, Instant, Ordering};
-use super::{Color, Move, Position, BUCKET, CHECK_EVERY, INF, MAX_CHAIN, MAX_DEPTH, NO_TAINT};
+use super::budget::{Budget, BUCKET, CHECK_EVERY, INF, MAX_CHAIN, MAX_DEPTH, NO_TAINT};
+use crate::position::Position;
+use crate::types::{Color, Move};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 // ------------------------------------------------------------------ values
 
 /// Proof and disproof numbers of a node for the current attacker, the
