@@ -62,6 +62,22 @@ pub const MIN_HOLD_MS: u64 = 300;
 pub const PIECE_SIT_RESERVE_MS: u64 = 3000;
 /// The longest (ms) a side sits for a piece it asked for, per move.
 pub const PIECE_SIT_MAX_MS: u64 = 3000;
+/// Owed-piece scores are clamped to +-this (centipawns), so that a mate
+/// counts as a large gain, not an infinite one.
+pub const OWED_SCORE_CAP: i32 = 2000;
+/// Sitting for a piece: the clock lead over the opponent that is kept (ms).
+pub const SIT_CLOCK_LEAD_MS: u64 = 1000;
+/// Sitting for a piece: at most `1 / SIT_CLOCK_SHARE_DIVISOR` of the own clock.
+pub const SIT_CLOCK_SHARE_DIVISOR: u64 = 3;
+/// Gambler choice: the depth of the search of each candidate.
+const GAMBLER_DEPTH: i32 = 3;
+/// Gambler choice: candidate scores are clamped to +-this (centipawns).
+const GAMBLER_SCORE_CAP: i32 = 5000;
+/// Gambler choice: the piece taken counts this fraction of its pocket value
+/// (the opponent's partner gets a pawn; the piece is ours to hand on).
+const GAMBLER_HAND_VALUE_DIVISOR: i32 = 2;
+/// The share of the usual thinking time when partner messages are off (percent).
+const FULL_TIME_PERCENT: u32 = 100;
 
 /// Scores of the owed-piece searches ([`owed_pieces`]), indexed by pocket
 /// piece kind (P N B R Q); `None` where the pocket was full.
@@ -132,11 +148,12 @@ pub fn short_search(pos: &Position, depth: i32) -> i32 {
 
 /// Scores of short searches of `pos` with one more piece of each kind in
 /// our pocket (`mine`) and in the opponent's (`theirs`), and without
-/// (`base`), all from the side to move's view and clamped to +-2000 so
+/// (`base`), all from the side to move's view and clamped to
+/// +-[`OWED_SCORE_CAP`] so
 /// that a mate counts as a large gain, not an infinite one.
 pub fn owed_pieces(pos: &Position) -> OwedPieces {
     let us = pos.side_to_move();
-    let clamp = |s: i32| s.clamp(-2000, 2000);
+    let clamp = |s: i32| s.clamp(-OWED_SCORE_CAP, OWED_SCORE_CAP);
     let score = |p: &Position| clamp(short_search(p, OWED_DEPTH));
     let base = short_search(pos, OWED_DEPTH);
     let mut owed = OwedPieces {
@@ -186,14 +203,15 @@ pub fn hold_reserve(own_ms: u64, game_ms: u64) -> u64 {
 
 /// How long the side to move may sit with `own_ms` on its clock against
 /// `their_ms` on its opponent's (`game_ms`: see [`hold_reserve`]): sitting
-/// costs only our clock, so we wait while we stay at least a second ahead
-/// of the opponent, and never more than a third of what is left. `None`
+/// costs only our clock, so we wait while we stay at least
+/// [`SIT_CLOCK_LEAD_MS`] ahead of the opponent, and never more than a third
+/// ([`SIT_CLOCK_SHARE_DIVISOR`]) of what is left. `None`
 /// when that is under [`MIN_HOLD_MS`].
 pub fn sit_budget(own_ms: u64, their_ms: u64, game_ms: u64) -> Option<Duration> {
     let wanted = own_ms
         .saturating_sub(their_ms)
-        .saturating_sub(1000)
-        .min(own_ms / 3);
+        .saturating_sub(SIT_CLOCK_LEAD_MS)
+        .min(own_ms / SIT_CLOCK_SHARE_DIVISOR);
     hold_budget(wanted, own_ms, game_ms)
 }
 
@@ -261,9 +279,9 @@ pub fn gambler_choice(pos: &Position, chooser: Color) -> Option<Square> {
             if super::opponent_in_check(&p) {
                 continue;
             }
-            let s = short_search(&p, 3).clamp(-5000, 5000);
+            let s = short_search(&p, GAMBLER_DEPTH).clamp(-GAMBLER_SCORE_CAP, GAMBLER_SCORE_CAP);
             let ours = if p.side_to_move() == chooser { s } else { -s };
-            let score = ours + hand_value(kind) / 2;
+            let score = ours + hand_value(kind) / GAMBLER_HAND_VALUE_DIVISOR;
             if best.is_none_or(|(b, _)| score > b) {
                 best = Some((score, sq));
             }
@@ -532,7 +550,7 @@ impl Bughouse {
             time_percent: if self.messages {
                 self.partner.time_percent()
             } else {
-                100
+                FULL_TIME_PERCENT
             },
         }
     }

@@ -10,7 +10,7 @@ use super::checks::CheckInfo;
 use super::history::NO_PIECE_TO;
 use super::movepick::{is_plain_quiet, offers_capture, MovePicker};
 use super::params;
-use super::score::{INF, MATE, MATE_BOUND, MAX_PLY};
+use super::score::{FIFTY_MOVE_PLIES, INF, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see;
 use super::tt::{score_from_tt, score_to_tt, Bound, TtEntry};
 use super::worker::{Bounds, Root, TriedMoves, Worker};
@@ -256,7 +256,7 @@ impl Worker {
             });
         }
         let rules = pos.rules();
-        if (rules.fifty_move_rule && pos.halfmove_clock() >= 100)
+        if (rules.fifty_move_rule && pos.halfmove_clock() >= FIFTY_MOVE_PLIES)
             || self.is_repetition(pos)
             || (!rules.drops && !rules.losers_win && pos.insufficient_material())
         {
@@ -487,7 +487,7 @@ impl Worker {
         self.stack.at_mut(ply).excluded = m;
         let s = self.search::<false>(
             pos,
-            (depth - 1) / 2,
+            (depth - 1) / params::SE_DEPTH_DIVISOR,
             singular_beta - 1,
             singular_beta,
             ply,

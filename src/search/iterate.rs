@@ -11,6 +11,10 @@ use crate::position::Position;
 use crate::types::Move;
 use std::sync::atomic::Ordering;
 
+/// The deepest iteration (leaving room below it for the plies the
+/// search adds: extensions, quiescence).
+const MAX_ITERATION_DEPTH: i32 = MAX_PLY as i32 - 4;
+
 impl Worker {
     /// Iterative deepening from `root`. Reports through `report` (main thread).
     pub fn run(&mut self, root: &Position, report: Option<Reporter>) -> SearchResult {
@@ -45,8 +49,8 @@ impl Worker {
         let max_depth = self
             .limits
             .depth
-            .unwrap_or(MAX_PLY as i32 - 4)
-            .clamp(1, MAX_PLY as i32 - 4);
+            .unwrap_or(MAX_ITERATION_DEPTH)
+            .clamp(1, MAX_ITERATION_DEPTH);
         // Lines reported, and lines searched: more when a weakened choice
         // picks among them (main thread only: helpers never get one).
         let reported = self.limits.multipv.max(1);
@@ -76,11 +80,12 @@ impl Worker {
                 self.seldepth = 0;
                 let prev = *line_score;
                 let mut delta = params::aspiration_delta();
-                let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
-                    (prev - delta, prev + delta)
-                } else {
-                    (-INF, INF)
-                };
+                let (mut alpha, mut beta) =
+                    if depth >= params::aspiration_min_depth() && prev.abs() < MATE_BOUND {
+                        (prev - delta, prev + delta)
+                    } else {
+                        (-INF, INF)
+                    };
                 let score = loop {
                     let s = self.search::<true>(root, depth, alpha, beta, 0, &root_ctx);
                     if self.stopped() {
@@ -94,8 +99,8 @@ impl Worker {
                     } else {
                         break s;
                     }
-                    delta += delta / 2;
-                    if delta > 800 {
+                    delta += delta * params::aspiration_growth_percent() / 100;
+                    if delta > params::aspiration_max_delta() {
                         alpha = -INF;
                         beta = INF;
                     }
@@ -176,8 +181,9 @@ impl Worker {
                     }
                 }
             }
-            if depth > 8 {
-                best_move_changes = best_move_changes.saturating_sub(1).min(3);
+            if depth > params::time_changes_decay_depth() {
+                let cap = u32::try_from(params::time_changes_cap()).unwrap_or(0);
+                best_move_changes = best_move_changes.saturating_sub(1).min(cap);
             }
         }
         let delta = self.nodes - self.nodes_flushed;

@@ -131,12 +131,44 @@ search_params! {
     history_bonus_max: 1200, 400, 3000, 100;
     /// A stable best move ends the search after this share of the soft limit (percent).
     time_stable_percent: 60, 30, 100, 5;
+    /// A best move counts as stable from this depth on (exclusive).
+    time_stable_min_depth: 6, 3, 12, 1;
+    /// A best move counts as stable with at most this many recent changes.
+    time_stable_changes_max: 1, 0, 3, 1;
+    /// Best-move changes decay once per iteration above this depth.
+    time_changes_decay_depth: 8, 4, 16, 1;
+    /// Best-move changes remembered at most.
+    time_changes_cap: 3, 1, 8, 1;
+    /// Time per move: `movestogo` is read as at most this many moves.
+    time_moves_max: 50, 20, 100, 5;
+    /// Time per move: the clock is shared among this many more moves than planned.
+    time_moves_extra: 2, 0, 8, 1;
+    /// Time per move: share of the increment added (percent).
+    time_inc_percent: 75, 25, 100, 5;
+    /// Soft limit: at most this share of the clock with `movestogo` (percent).
+    time_cap_movestogo_percent: 50, 20, 80, 5;
+    /// Soft limit: at most this share of the clock in sudden death (percent).
+    time_cap_sudden_percent: 20, 10, 40, 2;
+    /// Hard limit: this many times the soft limit.
+    time_hard_factor: 4, 2, 8, 1;
+    /// Hard limit: at most this share of the clock (percent) ...
+    time_hard_cap_percent: 40, 20, 60, 5;
+    /// ... plus this share of the increment (percent).
+    time_hard_inc_percent: 50, 0, 100, 5;
+    /// Aspiration windows from this depth on.
+    aspiration_min_depth: 5, 2, 10, 1;
+    /// A failed aspiration window grows by this share of itself (percent).
+    aspiration_growth_percent: 50, 25, 200, 5;
+    /// An aspiration window wider than this (centipawns) becomes the full window.
+    aspiration_max_delta: 800, 200, 2000, 50;
     /// Lazy SMP: a deeper helper result supplies the move unless it scores this much worse.
     smp_vote_margin: 20, 0, 100, 5;
 }
 
 /// `lmr_base` and `lmr_div` are in hundredths (of a ply, of the divisor).
 pub const LMR_UNITS: f64 = 100.0;
+/// A singular-extension test searches to `(depth - 1) / SE_DEPTH_DIVISOR`.
+pub const SE_DEPTH_DIVISOR: i32 = 2;
 /// `se_margin` is in eighths of a centipawn per ply.
 pub const SE_MARGIN_UNITS: i32 = 8;
 

@@ -7,6 +7,9 @@ pub const MATE: i32 = 32000;
 pub const MATE_BOUND: i32 = MATE - 1000;
 /// Infinity for windows.
 pub const INF: i32 = 32001;
+/// The fifty-move rule: a draw after this many plies without a capture
+/// or a pawn move (where the variant applies it).
+pub const FIFTY_MOVE_PLIES: u32 = 100;
 /// Deepest ply the search goes.
 pub const MAX_PLY: usize = 128;
 

@@ -17,6 +17,9 @@ use std::time::Duration;
 /// the limit holds however many search threads share the cores (the main
 /// search thread may get little CPU time when they are many). Not while
 /// pondering: the clock starts at `ponderhit`.
+/// How often the clock watcher looks at the clock.
+const CLOCK_WATCH_INTERVAL: Duration = Duration::from_micros(500);
+
 fn watch_clock(shared: &Shared, hard: Duration) {
     while !shared.stop.load(Ordering::Relaxed) {
         let left = if shared.pondering.load(Ordering::Relaxed) {
@@ -28,7 +31,7 @@ fn watch_clock(shared: &Shared, hard: Duration) {
             shared.stop.store(true, Ordering::Relaxed);
             return;
         }
-        std::thread::sleep(left.min(Duration::from_micros(500)));
+        std::thread::sleep(left.min(CLOCK_WATCH_INTERVAL));
     }
 }
 
@@ -109,7 +112,7 @@ impl Worker {
         if self.id == 0 || depth <= 1 {
             return false;
         }
-        let i = (self.id - 1) % 20;
+        let i = (self.id - 1) % SIZE.len();
         ((depth + PHASE[i]) / SIZE[i]) % 2 != 0
     }
 }

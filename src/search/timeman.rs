@@ -88,25 +88,43 @@ pub fn time_limits(
         return (None, None);
     };
     let left = time.saturating_sub(overhead);
-    let moves = clock.movestogo.unwrap_or(horizon).clamp(1, 50);
+    let param = |v: i32| u64::try_from(v).unwrap_or(0);
+    let moves = clock
+        .movestogo
+        .unwrap_or(horizon)
+        .clamp(1, param(params::time_moves_max()));
     // Keep a reserve so that the clock never runs out: never plan to use more
     // than half of what is left, nor (sudden death) more than a fifth.
-    let base = (left / (moves + 2)).saturating_add(inc / 4 * 3 + inc % 4 * 3 / 4);
+    let base = (left / (moves + param(params::time_moves_extra())))
+        .saturating_add(percent(inc, param(params::time_inc_percent())));
     let cap = if clock.movestogo.is_some() {
-        left / 2
+        percent(left, param(params::time_cap_movestogo_percent()))
     } else {
-        left / 5
+        percent(left, param(params::time_cap_sudden_percent()))
     };
     let soft = base.min(cap).max(1);
     let hard = soft
-        .saturating_mul(4)
-        .min((left / 5 * 2 + left % 5 * 2 / 5).saturating_add(inc / 2))
-        .min(left.saturating_sub(10))
+        .saturating_mul(param(params::time_hard_factor()))
+        .min(
+            percent(left, param(params::time_hard_cap_percent()))
+                .saturating_add(percent(inc, param(params::time_hard_inc_percent()))),
+        )
+        .min(left.saturating_sub(HARD_LIMIT_MARGIN_MS))
         .max(1);
     (
         Some(Duration::from_millis(soft)),
         Some(Duration::from_millis(hard.max(soft.min(left)))),
     )
+}
+
+/// Percentages are hundredths.
+const PERCENT: f64 = 100.0;
+/// The hard limit stays this far below what is left of the clock (ms).
+const HARD_LIMIT_MARGIN_MS: u64 = 10;
+
+/// `share` percent of `x`, rounded down, for any `x` (no overflow).
+fn percent(x: u64, share: u64) -> u64 {
+    u64::try_from(u128::from(x) * u128::from(share) / 100).unwrap_or(u64::MAX)
 }
 
 /// Should iterative deepening stop after `depth` (main thread, not
@@ -118,8 +136,10 @@ pub fn soft_limit_reached(
     depth: i32,
     best_move_changes: u32,
 ) -> bool {
-    let factor = if depth > 6 && best_move_changes <= 1 {
-        f64::from(params::time_stable_percent()) / 100.0
+    let stable = depth > params::time_stable_min_depth()
+        && i64::from(best_move_changes) <= i64::from(params::time_stable_changes_max());
+    let factor = if stable {
+        f64::from(params::time_stable_percent()) / PERCENT
     } else {
         1.0
     };

@@ -8,7 +8,7 @@ use super::limits::Limits;
 use super::movepick::OrderingHints;
 use super::params;
 use super::report::{Reporter, CURRMOVE_AFTER};
-use super::score::{MATE, MAX_PLY};
+use super::score::{FIFTY_MOVE_PLIES, MATE, MAX_PLY};
 use super::shared::{RootProgress, Shared};
 use super::stack::Stack;
 use crate::eval::evaluate;
@@ -45,6 +45,10 @@ pub(super) const LMR_TABLE_SIZE: usize = 64;
 /// How many nodes a thread counts before it adds them to the shared count
 /// and (main thread) looks at the clock; a power of two.
 const NODES_PER_CHECK: u64 = 1024;
+
+/// Room in the key list beyond the deepest line (the null move and the
+/// extensions past [`MAX_PLY`] never reach it).
+const KEYS_SPARE: usize = 8;
 
 /// Per-thread search state.
 pub struct Worker {
@@ -114,7 +118,7 @@ impl Worker {
                 *cell = (base + (d as f64).ln() * (n as f64).ln() / div) as u8;
             }
         }
-        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 8);
+        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + KEYS_SPARE);
         keys.extend_from_slice(history);
         Worker {
             id,
@@ -281,7 +285,7 @@ impl Worker {
             TableResult::Win(d) | TableResult::Loss(d) => u32::from(d),
             TableResult::Draw => 0,
         };
-        if pos.rules().fifty_move_rule && pos.halfmove_clock() + distance >= 100 {
+        if pos.rules().fifty_move_rule && pos.halfmove_clock() + distance >= FIFTY_MOVE_PLIES {
             return None;
         }
         Some(match result {
@@ -398,14 +402,20 @@ impl Worker {
     }
 }
 
+/// Quiet moves a node remembers for the history malus.
+const TRIED_QUIETS: usize = 64;
+/// Captures a node remembers for the history malus.
+const TRIED_CAPTURES: usize = 32;
+
 /// The moves a node searched without a cutoff, whose histories a later
-/// cutoff lowers (the first 64 quiet moves and 32 captures).
+/// cutoff lowers (the first [`TRIED_QUIETS`] quiet moves and
+/// [`TRIED_CAPTURES`] captures).
 #[derive(Default)]
 pub(super) struct TriedMoves {
     /// Quiet moves.
-    pub quiets: arrayvec::ArrayVec<Move, 64>,
+    pub quiets: arrayvec::ArrayVec<Move, TRIED_QUIETS>,
     /// Captures.
-    pub captures: arrayvec::ArrayVec<Move, 32>,
+    pub captures: arrayvec::ArrayVec<Move, TRIED_CAPTURES>,
 }
 
 impl TriedMoves {

@@ -322,7 +322,7 @@ pub fn prove(pos: &Position, history: &[u64], budget: &Budget, stop: Option<&Ato
 /// threshold only decides where the share is likely to buy something. With
 /// a dozen pieces or fewer, move generation is cheap (the solver visits
 /// several million positions a second on one core in such endgames,
-/// against about 1.5 million in the full-board example of `tests/pns.rs`),
+/// against about 1.5 million in the full-board example of `tests/integration/pns.rs`),
 /// and the long forced wins of the endgame (races to give away the last
 /// pieces, pawns running to promote) lie beyond alpha-beta's horizon,
 /// which then shuffles or repeats in won positions; a proof is followed to
