@@ -17,7 +17,7 @@ use crate::rules::{Rules, Variant};
 use crate::search::pns::{self, SolverPlan, Verdict};
 use crate::search::strength::{self, Level, Weakening};
 use crate::search::{
-    self, Info, Limits, Report, RootProgress, SearchResult, Shared, ThreadHistories,
+    self, Info, Limits, Report, RootProgress, SearchResult, SearchSetup, Shared, ThreadHistories,
     TranspositionTable,
 };
 use crate::types::{Color, Move, PieceType};
@@ -635,20 +635,23 @@ impl Engine {
     /// The limits of a search for `request` and, on a bughouse board with a
     /// partner to talk to, the bughouse decision. `new_move` is false for a
     /// search restarted on changed pockets.
-    fn prepare(&mut self, request: &GoRequest, new_move: bool) -> (Limits, Option<Decision>) {
+    fn prepare(
+        &mut self,
+        request: &GoRequest,
+        new_move: bool,
+    ) -> (Limits, SearchSetup, Option<Decision>) {
         let pos = self.position;
         let side = pos.side_to_move();
         let horizon = moves_horizon(pos.rules());
         let (mut soft, mut hard) = time_limits(&request.clock, side, self.move_overhead, horizon);
         let mut limits = Limits {
             multipv: request.limits.multipv.max(self.multipv),
-            net: self.active_net(),
-            endgames: self.active_endgames(),
             ..request.limits.clone()
         };
-        self.weaken(&mut limits);
+        let mut setup = self.search_setup();
+        self.weaken(&mut limits, &mut setup);
         if pos.rules().two_boards {
-            limits.bias = self.bughouse.bias(side);
+            setup.bias = self.bughouse.bias(side);
         }
         let mut decision = None;
         if self.partner_talk && pos.rules().two_boards && !request.analysis {
@@ -672,16 +675,25 @@ impl Engine {
         }
         limits.soft_time = soft;
         limits.hard_time = hard;
-        (limits, decision)
+        (limits, setup, decision)
+    }
+
+    /// The network and endgame tables a search of the current position uses.
+    fn search_setup(&self) -> SearchSetup {
+        SearchSetup {
+            net: self.active_net(),
+            endgames: self.active_endgames(),
+            ..SearchSetup::default()
+        }
     }
 
     /// Applies the strength level to a search's limits: its node budget,
     /// depth cap and move choice (nothing at full strength).
-    fn weaken(&mut self, limits: &mut Limits) {
+    fn weaken(&mut self, limits: &mut Limits, setup: &mut SearchSetup) {
         if let Some(level) = self.strength.level() {
             limits.nodes = Some(limits.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
             limits.depth = Some(limits.depth.map_or(level.depth, |d| d.min(level.depth)));
-            limits.weakening = Weakening::of(&level, self.rng.next_u64());
+            setup.weakening = Weakening::of(&level, self.rng.next_u64());
         }
     }
 
@@ -694,7 +706,7 @@ impl Engine {
     }
 
     fn launch(&mut self, request: GoRequest, listener: Arc<dyn Listener>, new_move: bool) {
-        let (limits, decision) = self.prepare(&request, new_move);
+        let (limits, setup, decision) = self.prepare(&request, new_move);
         if let Some(d) = &decision {
             for &msg in &d.requests {
                 listener.tell_partner(msg);
@@ -724,7 +736,17 @@ impl Engine {
         let out = listener.clone();
         let handle = std::thread::spawn(move || {
             let report = ToListener(out.as_ref());
-            let search = || search::search(&root, &history, &limits, threads, s.clone(), &report);
+            let search = || {
+                search::search(
+                    &root,
+                    &history,
+                    &limits,
+                    &setup,
+                    threads,
+                    s.clone(),
+                    &report,
+                )
+            };
             let result = match plan {
                 SolverPlan::Search => search(),
                 SolverPlan::Mate(budget) => {
@@ -830,16 +852,16 @@ impl Engine {
         ));
         let mut limits = Limits {
             multipv: limits.multipv.max(self.multipv),
-            net: self.active_net(),
-            endgames: self.active_endgames(),
             ..limits
         };
-        self.weaken(&mut limits);
+        let mut setup = self.search_setup();
+        self.weaken(&mut limits, &mut setup);
         let report = |info: &Info| report(info);
         search::search(
             &self.position,
             &self.history,
             &limits,
+            &setup,
             self.threads,
             shared,
             &report,

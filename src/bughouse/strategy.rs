@@ -15,7 +15,7 @@
 use super::partner::{PartnerMessage, PartnerState, REQUEST_MOVES};
 use crate::eval::hand_value;
 use crate::position::Position;
-use crate::search::{self, Limits, Shared, TranspositionTable, MATE_BOUND};
+use crate::search::{self, Limits, SearchSetup, Shared, TranspositionTable, MATE_BOUND};
 use crate::types::{Color, PieceType, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -143,7 +143,16 @@ pub fn short_search(pos: &Position, depth: i32) -> i32 {
         multipv: 1,
         ..Limits::default()
     };
-    search::search(pos, &[pos.key()], &limits, 1, shared, &|_: &_| {}).score
+    search::search(
+        pos,
+        &[pos.key()],
+        &limits,
+        &SearchSetup::default(),
+        1,
+        shared,
+        &|_: &_| {},
+    )
+    .score
 }
 
 /// Scores of short searches of `pos` with one more piece of each kind in

@@ -19,7 +19,7 @@ impl Worker {
     /// Iterative deepening from `root`. Reports through `report` (main thread).
     pub fn run(&mut self, root: &Position, report: Option<Reporter>) -> SearchResult {
         self.net = self
-            .limits
+            .setup
             .net
             .clone()
             .filter(|n| n.serves(root.rules().variant));
@@ -27,7 +27,7 @@ impl Worker {
             net.refresh(root, &mut self.acc[0]);
         }
         self.endgames = self
-            .limits
+            .setup
             .endgames
             .clone()
             .filter(|_| super::endgames::covers(root.rules()));
@@ -54,7 +54,7 @@ impl Worker {
         // Lines reported, and lines searched: more when a weakened choice
         // picks among them (main thread only: helpers never get one).
         let reported = self.limits.multipv.max(1);
-        let weakening = self.limits.weakening.filter(|_| self.id == 0);
+        let weakening = self.setup.weakening.filter(|_| self.id == 0);
         let multipv = weakening
             .map_or(reported, |w| w.lines.max(reported))
             .clamp(1, root_moves.len());

@@ -1,4 +1,5 @@
-//! What a search is asked to do: its limits and what it searches with.
+//! What a search is asked to do: its limits ([`Limits`]) and what it
+//! searches with ([`SearchSetup`]).
 
 use super::endgames;
 use super::strength;
@@ -26,6 +27,13 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// Number of principal variations.
     pub multipv: usize,
+}
+
+/// What a search plays with beyond its limits: the evaluation's network,
+/// the endgame tables, the partner's requests as piece values, and a
+/// weakened move choice.
+#[derive(Clone, Debug, Default)]
+pub struct SearchSetup {
     /// Extra value per piece kind (P N B R Q) on the board or in hand, `[colour]`:
     /// bughouse partner requests ("need a knight": the opponent's knights
     /// are worth more to take; "don't give a queen": ours worth more to keep).

@@ -48,7 +48,7 @@ pub mod timeman;
 pub mod tt;
 mod worker;
 
-pub use limits::Limits;
+pub use limits::{Limits, SearchSetup};
 pub use report::{Info, Report, Reporter, SearchResult, CURRMOVE_AFTER};
 pub use score::{Score, INF, MATE, MATE_BOUND, MAX_PLY};
 pub use see::see;

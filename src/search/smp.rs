@@ -3,7 +3,7 @@
 //! supply the move.
 
 use super::history::Histories;
-use super::limits::Limits;
+use super::limits::{Limits, SearchSetup};
 use super::params;
 use super::report::{Reporter, SearchResult};
 use super::shared::Shared;
@@ -41,6 +41,7 @@ pub fn search(
     root: &Position,
     history: &[u64],
     limits: &Limits,
+    setup: &SearchSetup,
     threads: usize,
     shared: Arc<Shared>,
     report: Reporter,
@@ -59,17 +60,27 @@ pub fn search(
             let shared = shared.clone();
             let limits = Limits {
                 multipv: 1,
-                weakening: None,
                 ..limits.clone()
+            };
+            let setup = SearchSetup {
+                weakening: None,
+                ..setup.clone()
             };
             let root = *root;
             helpers.push(scope.spawn(move || {
-                let mut w = Worker::new(id, shared, limits, history, hist);
+                let mut w = Worker::new(id, shared, limits, setup, history, hist);
                 let r = w.run(&root, None);
                 (r, w.histories)
             }));
         }
-        let mut main = Worker::new(0, shared.clone(), limits.clone(), history, main_tables);
+        let mut main = Worker::new(
+            0,
+            shared.clone(),
+            limits.clone(),
+            setup.clone(),
+            history,
+            main_tables,
+        );
         let mut best = main.run(root, Some(report));
         main_tables = main.histories;
         shared.stop.store(true, Ordering::Relaxed);
@@ -81,7 +92,7 @@ pub fn search(
             if let Ok((r, hist)) = h.join() {
                 kept.push(hist);
                 if limits.multipv <= 1
-                    && limits.weakening.is_none()
+                    && setup.weakening.is_none()
                     && !r.best.is_null()
                     && r.depth > best.depth
                     && r.score >= best.score - params::smp_vote_margin()

@@ -4,7 +4,7 @@
 
 use super::endgames::{TableResult, Tables};
 use super::history::{piece_to, Histories};
-use super::limits::Limits;
+use super::limits::{Limits, SearchSetup};
 use super::movepick::OrderingHints;
 use super::params;
 use super::report::{Reporter, CURRMOVE_AFTER};
@@ -56,6 +56,7 @@ pub struct Worker {
     pub id: usize,
     pub(super) shared: Arc<Shared>,
     pub(super) limits: Limits,
+    pub(super) setup: SearchSetup,
     pub(super) nodes: u64,
     pub(super) nodes_flushed: u64,
     pub(super) seldepth: usize,
@@ -95,7 +96,14 @@ impl Worker {
     pub(super) fn for_test(pos: &Position) -> Worker {
         let tt = Arc::new(super::tt::TranspositionTable::new(1));
         let shared = Arc::new(Shared::new(tt));
-        Worker::new(0, shared, Limits::default(), &[pos.key()], Histories::new())
+        Worker::new(
+            0,
+            shared,
+            Limits::default(),
+            SearchSetup::default(),
+            &[pos.key()],
+            Histories::new(),
+        )
     }
 }
 
@@ -107,6 +115,7 @@ impl Worker {
         id: usize,
         shared: Arc<Shared>,
         limits: Limits,
+        setup: SearchSetup,
         history: &[u64],
         histories: Box<Histories>,
     ) -> Worker {
@@ -133,7 +142,8 @@ impl Worker {
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             excluded_root: Vec::new(),
-            has_bias: limits.bias.iter().flatten().any(|&b| b != 0),
+            has_bias: setup.bias.iter().flatten().any(|&b| b != 0),
+            setup,
             lmr,
             net: None,
             endgames: None,
@@ -256,7 +266,7 @@ impl Worker {
             let us = pos.side_to_move();
             for (c, sign) in [(us, 1), (us.flip(), -1)] {
                 for k in PieceType::POCKET {
-                    let b = self.limits.bias[c.index()][k.index()];
+                    let b = self.setup.bias[c.index()][k.index()];
                     if b != 0 {
                         // Board and hand alike: a piece is given away only by
                         // being captured, and counting the board alone would
