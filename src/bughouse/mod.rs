@@ -61,8 +61,8 @@ pub mod partner;
 pub mod strategy;
 
 pub use game::{
-    opponent_in_check, BoardEnd, GamblerPending, Game, LoggedMove, LossReason, MatchResult,
-    PlayError, Report,
+    opponent_in_check, BoardEnd, GamblerPending, Game, GameSetupError, LoggedMove, LossReason,
+    MatchResult, PlayError, Report,
 };
 
 use crate::rules::{Rules, Variant};
