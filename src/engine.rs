@@ -10,17 +10,20 @@
 use crate::bughouse::partner::PartnerMessage;
 pub use crate::bughouse::strategy::SitReason;
 use crate::bughouse::strategy::{Bughouse, Decision};
-use crate::eval::nnue::Network;
-use crate::position::Position;
+use crate::eval::nnue::{Network, NetworkFileError};
+use crate::position::{MoveParseError, PocketError, Position};
 use crate::rng::Rng;
 use crate::rules::{Rules, Variant};
+use crate::search::endgames::TablesFileError;
 use crate::search::pns::{self, SolverPlan, Verdict};
 use crate::search::strength::{self, Level, Weakening};
+use crate::search::tt::HashSizeError;
 use crate::search::{
     self, Info, Limits, Report, RootProgress, SearchResult, SearchSetup, Shared, ThreadHistories,
     TranspositionTable,
 };
 use crate::types::{Color, Move, PieceType};
+use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -28,6 +31,24 @@ use std::time::{Duration, Instant};
 
 use crate::search::timeman::moves_horizon;
 pub use crate::search::timeman::{time_limits, Clock};
+
+/// Why [`Engine::set_hash`] kept a table of the old size (or of 1 MB
+/// when even that could not be had again).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashResizeError {
+    /// The size that was refused.
+    pub refused: HashSizeError,
+    /// The size of the table kept, in MB.
+    pub kept_mb: usize,
+}
+
+impl fmt::Display for HashResizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}; keeping {} MB", self.refused, self.kept_mb)
+    }
+}
+
+impl std::error::Error for HashResizeError {}
 
 /// A `go`: the clocks, the other limits, and whether it is a ponder search.
 #[derive(Clone, Debug, Default)]
@@ -414,7 +435,7 @@ impl Engine {
 
     /// Parses and plays `moves` from `start`, failing (without changing the
     /// engine) at the first illegal one.
-    pub fn replay(start: &Position, moves: &[&str]) -> Result<Vec<Move>, String> {
+    pub fn replay(start: &Position, moves: &[&str]) -> Result<Vec<Move>, MoveParseError> {
         let mut pos = *start;
         let mut out = Vec::with_capacity(moves.len());
         for text in moves {
@@ -457,7 +478,7 @@ impl Engine {
     /// reporting the interrupted one; unchanged pockets (xboard repeats the
     /// holdings after every move) leave it running. On error nothing
     /// changes (a running search goes on).
-    pub fn set_pockets(&mut self, counts: [[u8; 5]; 2]) -> Result<bool, String> {
+    pub fn set_pockets(&mut self, counts: [[u8; 5]; 2]) -> Result<bool, PocketError> {
         let mut pos = self.position;
         for c in Color::ALL {
             for k in PieceType::POCKET {
@@ -557,7 +578,7 @@ impl Engine {
     /// Loads antichess endgame tables from a file (`AntichessTables`;
     /// `<builtin>` or an empty name: the built-in two-piece tables). On
     /// error the current tables stay. Returns what is in use.
-    pub fn set_endgame_file(&mut self, name: &str) -> Result<String, String> {
+    pub fn set_endgame_file(&mut self, name: &str) -> Result<String, TablesFileError> {
         let name = name.trim();
         let loaded = match name {
             "" | "<builtin>" | "<empty>" => None,
@@ -576,7 +597,7 @@ impl Engine {
     /// Loads the network `name` (`EvalFile`): the embedded default by its
     /// name (or `<default>`), otherwise a file. On error the current network
     /// stays. Returns a description of the loaded network.
-    pub fn set_eval_file(&mut self, name: &str) -> Result<String, String> {
+    pub fn set_eval_file(&mut self, name: &str) -> Result<String, NetworkFileError> {
         let name = name.trim();
         let embedded = crate::eval::nnue::embedded();
         let (loaded, description) = match embedded.iter().find(|(n, _)| *n == name) {
@@ -597,7 +618,7 @@ impl Engine {
     /// Resizes the hash table (waits for a running search first). When the
     /// memory cannot be had, a table of the old size stays (emptied if its
     /// memory had to be given back to try) and the error says so.
-    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), HashResizeError> {
         self.stop();
         let mb = mb.max(1);
         let table = TranspositionTable::try_new(mb).or_else(|_| {
@@ -611,7 +632,7 @@ impl Engine {
                 self.hash_mb = mb;
                 Ok(())
             }
-            Err(e) => {
+            Err(refused) => {
                 if self.tt.size_mb() < self.hash_mb {
                     let old = TranspositionTable::try_new(self.hash_mb);
                     let (tt, kept) = match old {
@@ -621,7 +642,10 @@ impl Engine {
                     self.tt = Arc::new(tt);
                     self.hash_mb = kept;
                 }
-                Err(format!("{e}; keeping {} MB", self.hash_mb))
+                Err(HashResizeError {
+                    refused,
+                    kept_mb: self.hash_mb,
+                })
             }
         }
     }

@@ -54,7 +54,7 @@ enum Command {
 }
 
 /// Exit status of a subcommand: 0, or 2 with the error on stderr.
-fn exit_code(result: Result<(), String>) -> ExitCode {
+fn exit_code(result: Result<(), impl std::fmt::Display>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -98,9 +98,21 @@ impl fmt::Display for Variant {
     }
 }
 
+/// A variant name [`Variant::from_str`] does not know (the text, trimmed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown variant '{}'", self.0)
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
 impl FromStr for Variant {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Variant, String> {
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
         let l = s.trim().to_ascii_lowercase();
         Ok(match l.as_str() {
             "chess" | "standard" | "normal" => Variant::Chess,
@@ -109,7 +121,7 @@ impl FromStr for Variant {
             "antichess" | "suicide" => Variant::Antichess,
             "giveaway" => Variant::Giveaway,
             "kingschess" | "kings" => Variant::KingsChess,
-            _ => return Err(format!("unknown variant '{}'", s.trim())),
+            _ => return Err(UnknownVariant(s.trim().to_string())),
         })
     }
 }

@@ -3,7 +3,7 @@
 //! back to the pocket as pawns, bughouse pockets changed from outside), the
 //! file format round-trips, and bad files are refused with a message.
 
-use rukav::eval::nnue::{self, Accumulator, Network, INPUTS};
+use rukav::eval::nnue::{self, Accumulator, Network, NetworkError, INPUTS};
 use rukav::rng::Rng;
 use rukav::{Color, PieceType, Position, Variant};
 
@@ -152,18 +152,29 @@ fn file_round_trip_and_refusals() {
     // One flipped bit in the weights.
     let mut corrupt = bytes.clone();
     corrupt[bytes.len() / 2] ^= 0x10;
-    assert!(err(&corrupt).contains("checksum"), "{}", err(&corrupt));
+    assert_eq!(err(&corrupt), NetworkError::ChecksumMismatch);
     // Truncated.
-    assert!(err(&bytes[..bytes.len() - 100]).contains("checksum"));
-    assert!(err(&bytes[..10]).contains("magic"));
+    assert_eq!(
+        err(&bytes[..bytes.len() - 100]),
+        NetworkError::ChecksumMismatch
+    );
+    assert_eq!(err(&bytes[..10]), NetworkError::BadMagic);
     // Not a network.
-    assert!(err(b"hello, this is not a network file").contains("magic"));
+    assert_eq!(
+        err(b"hello, this is not a network file"),
+        NetworkError::BadMagic
+    );
     // Another format version, with a valid checksum.
     let mut other = bytes[..bytes.len() - 8].to_vec();
     other[8] = 99;
     let sum = nnue::checksum(&other);
     other.extend_from_slice(&sum.to_le_bytes());
-    assert!(err(&other).contains("version"), "{}", err(&other));
+    assert_eq!(err(&other), NetworkError::UnsupportedVersion(99));
+    assert!(
+        err(&other).to_string().contains("version"),
+        "{}",
+        err(&other)
+    );
 }
 
 #[test]

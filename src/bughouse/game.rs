@@ -125,6 +125,36 @@ impl std::fmt::Display for PlayError {
     }
 }
 
+/// Why [`Game::with_positions`] refused the positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameSetupError {
+    /// Not one position per board.
+    BoardCount {
+        /// Positions given.
+        positions: usize,
+        /// Boards of the form.
+        boards: usize,
+    },
+    /// The three-board form's side boards have different pockets (they
+    /// share one).
+    SidePocketsDiffer,
+}
+
+impl std::fmt::Display for GameSetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameSetupError::BoardCount { positions, boards } => {
+                write!(f, "{positions} positions for {boards} boards")
+            }
+            GameSetupError::SidePocketsDiffer => {
+                f.write_str("the side boards share their pockets: they must be equal")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GameSetupError {}
+
 /// What an action changed, so that a caller can tell the players.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
@@ -196,10 +226,16 @@ impl Game {
     /// A game from given positions (one per board; their rules are replaced
     /// by the settings' rules). Side-board pockets of the three-board form
     /// must agree (they are one shared pocket).
-    pub fn with_positions(settings: Settings, positions: Vec<Position>) -> Result<Game, String> {
+    pub fn with_positions(
+        settings: Settings,
+        positions: Vec<Position>,
+    ) -> Result<Game, GameSetupError> {
         let n = settings.form.boards();
         if positions.len() != n {
-            return Err(format!("{} positions for {n} boards", positions.len()));
+            return Err(GameSetupError::BoardCount {
+                positions: positions.len(),
+                boards: n,
+            });
         }
         let base = settings.time.map_or(0, |t| t.base_ms as i64);
         let boards: Vec<Board> = positions
@@ -218,7 +254,7 @@ impl Game {
             })
             .collect();
         if n == 3 && boards[1].pos.pocket_string() != boards[2].pos.pocket_string() {
-            return Err("the side boards share their pockets: they must be equal".into());
+            return Err(GameSetupError::SidePocketsDiffer);
         }
         Ok(Game {
             settings,

@@ -62,7 +62,7 @@ pub mod settings;
 pub mod strategy;
 
 pub use game::{
-    opponent_in_check, BoardEnd, GamblerPending, Game, LoggedMove, LossReason, MatchResult,
-    PlayError, Report,
+    opponent_in_check, BoardEnd, GamblerPending, Game, GameSetupError, LoggedMove, LossReason,
+    MatchResult, PlayError, Report,
 };
 pub use settings::{board_letter, seat_name, team_of, Form, Handover, Settings, Team, TimeControl};

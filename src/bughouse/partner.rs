@@ -115,16 +115,53 @@ fn sjeng_sentence(text: &str) -> Option<PartnerMessage> {
     }
 }
 
+/// Why a partner message was not understood (the texts are trimmed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PartnerMessageError {
+    /// `time` or `otim` (the word given) without a number of centiseconds.
+    MissingCentiseconds(String),
+    /// A request (`need`, `must`, `don't give`) that names no piece.
+    MissingPiece {
+        /// The request as the answer names it: `need`, `must`, `don't give`.
+        request: &'static str,
+        /// The whole message.
+        text: String,
+    },
+    /// Text that is no message of the vocabulary.
+    Unknown(String),
+}
+
+impl fmt::Display for PartnerMessageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PartnerMessageError::MissingCentiseconds(word) => {
+                write!(f, "{word} needs centiseconds")
+            }
+            PartnerMessageError::MissingPiece { request, text } => {
+                write!(f, "{request} what? '{text}'")
+            }
+            PartnerMessageError::Unknown(text) => write!(f, "unknown partner message '{text}'"),
+        }
+    }
+}
+
+impl std::error::Error for PartnerMessageError {}
+
 impl FromStr for PartnerMessage {
-    type Err = String;
+    type Err = PartnerMessageError;
 
     /// Reads the vocabulary of the module documentation; unknown text is an error.
-    fn from_str(text: &str) -> Result<PartnerMessage, String> {
+    fn from_str(text: &str) -> Result<PartnerMessage, PartnerMessageError> {
         use PartnerMessage as M;
+        use PartnerMessageError as E;
         let t = text.trim().to_ascii_lowercase();
         let words: Vec<&str> = t.split_whitespace().collect();
         let first = words.first().copied().unwrap_or("");
-        let unknown = || format!("unknown partner message '{}'", text.trim());
+        let unknown = || E::Unknown(text.trim().to_string());
+        let no_piece = |request| E::MissingPiece {
+            request,
+            text: text.trim().to_string(),
+        };
         Ok(match first {
             "sit" | "s" | "wait" => M::Sit,
             "go" | "g" | "move" => M::Go,
@@ -140,7 +177,7 @@ impl FromStr for PartnerMessage {
                 let cs: u64 = words
                     .get(1)
                     .and_then(|w| w.parse().ok())
-                    .ok_or_else(|| format!("{first} needs centiseconds"))?;
+                    .ok_or_else(|| E::MissingCentiseconds(first.to_string()))?;
                 if first == "time" {
                     M::Time(cs)
                 } else {
@@ -151,7 +188,7 @@ impl FromStr for PartnerMessage {
                 words
                     .get(1)
                     .and_then(|w| piece_word(w))
-                    .ok_or_else(|| format!("need what? '{}'", text.trim()))?,
+                    .ok_or_else(|| no_piece("need"))?,
             ),
             "must" => {
                 let piece = words
@@ -159,7 +196,7 @@ impl FromStr for PartnerMessage {
                     .skip(1)
                     .find(|w| !matches!(**w, "have" | "get" | "not" | "give"))
                     .and_then(|w| piece_word(w))
-                    .ok_or_else(|| format!("must what? '{}'", text.trim()))?;
+                    .ok_or_else(|| no_piece("must"))?;
                 if words.get(1) == Some(&"not") {
                     M::MustNotGive(piece)
                 } else {
@@ -172,7 +209,7 @@ impl FromStr for PartnerMessage {
                     .skip(1)
                     .find(|w| **w != "not" && **w != "give")
                     .and_then(|w| piece_word(w))
-                    .ok_or_else(|| format!("don't give what? '{}'", text.trim()))?;
+                    .ok_or_else(|| no_piece("don't give"))?;
                 M::DontGive(piece)
             }
             _ if first.starts_with('-') && first.ends_with("trades") => M::NoTrades,

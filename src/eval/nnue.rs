@@ -38,6 +38,7 @@
 use crate::position::{Delta, Position};
 use crate::rules::Variant;
 use crate::types::{Color, Piece, PieceType, Square};
+use std::fmt;
 use std::sync::Arc;
 
 /// Board features per perspective.
@@ -172,6 +173,101 @@ impl Default for Accumulator {
     }
 }
 
+/// Why network bytes ([`Network::from_bytes`]) or parts
+/// ([`Network::from_parts`]) were refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkError {
+    /// The bytes do not start with the network magic.
+    BadMagic,
+    /// The checksum does not match the bytes (a damaged or cut file).
+    ChecksumMismatch,
+    /// The bytes end inside a field.
+    Truncated,
+    /// A format version this engine does not read.
+    UnsupportedVersion(u32),
+    /// An input count other than this engine's [`INPUTS`].
+    WrongInputCount(usize),
+    /// A hidden size of 0 or above [`MAX_HIDDEN`] in a file.
+    HiddenSizeOutOfRange(usize),
+    /// A bucket count of 0 or above [`MAX_BUCKETS`] in a file.
+    BucketCountOutOfRange(usize),
+    /// A variant number that names no variant.
+    UnknownVariantId(u8),
+    /// Bytes after the last weight.
+    TrailingBytes,
+    /// Parts: a hidden size that is not a multiple of 16 in 16..=[`MAX_HIDDEN`].
+    InvalidHiddenSize(usize),
+    /// Parts: a bucket count outside 1..=[`MAX_BUCKETS`].
+    InvalidBucketCount(usize),
+    /// Parts: weight arrays whose lengths do not fit the sizes.
+    WeightSizeMismatch,
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkError::BadMagic => write!(f, "not a Rukav network (bad magic)"),
+            NetworkError::ChecksumMismatch => {
+                write!(f, "checksum mismatch (corrupt or truncated file)")
+            }
+            NetworkError::Truncated => write!(f, "the file is truncated"),
+            NetworkError::UnsupportedVersion(v) => {
+                write!(
+                    f,
+                    "format version {v}, this engine reads 1..={FORMAT_VERSION}"
+                )
+            }
+            NetworkError::WrongInputCount(n) => write!(f, "{n} inputs, this engine has {INPUTS}"),
+            NetworkError::HiddenSizeOutOfRange(h) => write!(f, "hidden size {h} out of range"),
+            NetworkError::BucketCountOutOfRange(b) => write!(f, "{b} output buckets out of range"),
+            NetworkError::UnknownVariantId(v) => write!(f, "unknown variant number {v}"),
+            NetworkError::TrailingBytes => write!(f, "trailing bytes after the weights"),
+            NetworkError::InvalidHiddenSize(h) => write!(
+                f,
+                "hidden size {h} is not a multiple of 16 in 16..={MAX_HIDDEN}"
+            ),
+            NetworkError::InvalidBucketCount(b) => {
+                write!(f, "{b} output buckets, 1..={MAX_BUCKETS} allowed")
+            }
+            NetworkError::WeightSizeMismatch => write!(f, "weight arrays do not match the sizes"),
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// Why [`load_file`] loaded no network.
+#[derive(Debug)]
+pub enum NetworkFileError {
+    /// The file could not be read.
+    Unreadable {
+        /// The path as given.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file was read; its contents are no network this engine reads.
+    Invalid {
+        /// The path as given.
+        path: String,
+        /// What is wrong with the contents.
+        source: NetworkError,
+    },
+}
+
+impl fmt::Display for NetworkFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkFileError::Unreadable { path, source } => {
+                write!(f, "cannot read '{path}': {source}")
+            }
+            NetworkFileError::Invalid { path, source } => write!(f, "'{path}': {source}"),
+        }
+    }
+}
+
+impl std::error::Error for NetworkFileError {}
+
 /// The file checksum: FNV-1a, 64 bits.
 pub fn checksum(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -188,20 +284,20 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], NetworkError> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or_else(|| "the file is truncated".to_string())?;
+        let end = end.ok_or(NetworkError::Truncated)?;
         let out = &self.bytes[self.at..end];
         self.at = end;
         Ok(out)
     }
 
-    fn u32(&mut self) -> Result<u32, String> {
+    fn u32(&mut self) -> Result<u32, NetworkError> {
         let b = self.take(4)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
-    fn i16s(&mut self, n: usize) -> Result<Vec<i16>, String> {
+    fn i16s(&mut self, n: usize) -> Result<Vec<i16>, NetworkError> {
         let b = self.take(n * 2)?;
         Ok(b.chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
@@ -221,23 +317,19 @@ impl Network {
         output_bias: Vec<i32>,
         variants: Vec<Variant>,
         description: String,
-    ) -> Result<Network, String> {
+    ) -> Result<Network, NetworkError> {
         if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
-            return Err(format!(
-                "hidden size {hidden} is not a multiple of 16 in 16..={MAX_HIDDEN}"
-            ));
+            return Err(NetworkError::InvalidHiddenSize(hidden));
         }
         let buckets = output_bias.len();
         if !(1..=MAX_BUCKETS).contains(&buckets) {
-            return Err(format!(
-                "{buckets} output buckets, 1..={MAX_BUCKETS} allowed"
-            ));
+            return Err(NetworkError::InvalidBucketCount(buckets));
         }
         if feature_weights.len() != INPUTS * hidden
             || feature_bias.len() != hidden
             || output_weights.len() != buckets * 2 * hidden
         {
-            return Err("weight arrays do not match the sizes".into());
+            return Err(NetworkError::WeightSizeMismatch);
         }
         Ok(Network {
             hidden,
@@ -252,42 +344,39 @@ impl Network {
     }
 
     /// Reads a network file, checking magic, version, sizes and checksum.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         if bytes.len() < 8 + 8 || &bytes[..8] != MAGIC {
-            return Err("not a Rukav network (bad magic)".into());
+            return Err(NetworkError::BadMagic);
         }
         let (body, sum) = bytes.split_at(bytes.len() - 8);
         let mut sum_bytes = [0u8; 8];
         sum_bytes.copy_from_slice(sum);
         if checksum(body) != u64::from_le_bytes(sum_bytes) {
-            return Err("checksum mismatch (corrupt or truncated file)".into());
+            return Err(NetworkError::ChecksumMismatch);
         }
         let mut r = Reader { bytes: body, at: 8 };
         let version = r.u32()?;
         if version != 1 && version != FORMAT_VERSION {
-            return Err(format!(
-                "format version {version}, this engine reads 1..={FORMAT_VERSION}"
-            ));
+            return Err(NetworkError::UnsupportedVersion(version));
         }
         let inputs = r.u32()? as usize;
         if inputs != INPUTS {
-            return Err(format!("{inputs} inputs, this engine has {INPUTS}"));
+            return Err(NetworkError::WrongInputCount(inputs));
         }
         let hidden = r.u32()? as usize;
         if hidden == 0 || hidden > MAX_HIDDEN {
-            return Err(format!("hidden size {hidden} out of range"));
+            return Err(NetworkError::HiddenSizeOutOfRange(hidden));
         }
         let buckets = if version == 1 { 1 } else { r.u32()? as usize };
         if !(1..=MAX_BUCKETS).contains(&buckets) {
-            return Err(format!("{buckets} output buckets out of range"));
+            return Err(NetworkError::BucketCountOutOfRange(buckets));
         }
         let desc_len = r.u32()? as usize;
         let description = String::from_utf8_lossy(r.take(desc_len)?).into_owned();
         let n_variants = r.u32()? as usize;
         let mut variants = Vec::new();
         for &v in r.take(n_variants)? {
-            let variant =
-                Variant::from_id(v).ok_or_else(|| format!("unknown variant number {v}"))?;
+            let variant = Variant::from_id(v).ok_or(NetworkError::UnknownVariantId(v))?;
             variants.push(variant);
         }
         let feature_weights = r.i16s(INPUTS * hidden)?;
@@ -298,7 +387,7 @@ impl Network {
             output_bias.push(r.u32()? as i32);
         }
         if r.at != body.len() {
-            return Err("trailing bytes after the weights".into());
+            return Err(NetworkError::TrailingBytes);
         }
         Network::from_parts(
             hidden,
@@ -639,7 +728,13 @@ pub fn default_network() -> Option<Arc<Network>> {
 }
 
 /// Loads a network file.
-pub fn load_file(path: &str) -> Result<Network, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-    Network::from_bytes(&bytes).map_err(|e| format!("'{path}': {e}"))
+pub fn load_file(path: &str) -> Result<Network, NetworkFileError> {
+    let bytes = std::fs::read(path).map_err(|source| NetworkFileError::Unreadable {
+        path: path.to_string(),
+        source,
+    })?;
+    Network::from_bytes(&bytes).map_err(|source| NetworkFileError::Invalid {
+        path: path.to_string(),
+        source,
+    })
 }

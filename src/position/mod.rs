@@ -20,6 +20,7 @@ pub mod zobrist;
 pub use castling::{chess960_back_rank, chess960_fen, CastleSetup};
 pub use fen::{placement_fen, FenError};
 pub use make::Delta;
+pub use notation::MoveParseError;
 
 /// Castling right bits.
 pub const WHITE_OO: u8 = 1;
@@ -373,25 +374,25 @@ impl Position {
 
     /// Adds one piece to a pocket, as a bughouse partner's capture does.
     /// Fails (changing nothing) for a king, a variant without pockets, or a full pocket.
-    pub fn add_to_pocket(&mut self, c: Color, k: PieceType) -> Result<(), String> {
+    pub fn add_to_pocket(&mut self, c: Color, k: PieceType) -> Result<(), PocketError> {
         if !self.rules.drops {
-            return Err(format!("{} has no pockets", self.rules.variant));
+            return Err(PocketError::NoPockets(self.rules.variant));
         }
         if k == PieceType::King {
-            return Err("a king cannot be held in a pocket".into());
+            return Err(PocketError::KingInPocket);
         }
         let n = self.pocket[c.index()][k.index()] as usize;
         if n >= MAX_POCKET {
-            return Err(format!("pocket already holds {MAX_POCKET} of that piece"));
+            return Err(PocketError::PocketFull(k));
         }
         self.set_pocket(c, k, n as u8 + 1);
         Ok(())
     }
 
     /// Removes one piece from a pocket (a bughouse correction from outside).
-    pub fn remove_from_pocket(&mut self, c: Color, k: PieceType) -> Result<(), String> {
+    pub fn remove_from_pocket(&mut self, c: Color, k: PieceType) -> Result<(), PocketError> {
         if k == PieceType::King || self.pocket(c, k) == 0 {
-            return Err(format!("no {} in the pocket", k.char()));
+            return Err(PocketError::NotInPocket(k));
         }
         let n = self.pocket[c.index()][k.index()];
         self.set_pocket(c, k, n - 1);
@@ -403,15 +404,20 @@ impl Position {
     /// rank 1 or 8; on error nothing changes. `promoted` marks the piece as
     /// promoted (drop variants only). The caller checks that the position it
     /// ends with is legal (the side not to move not in check).
-    pub fn put_piece(&mut self, sq: Square, piece: Piece, promoted: bool) -> Result<(), String> {
+    pub fn put_piece(
+        &mut self,
+        sq: Square,
+        piece: Piece,
+        promoted: bool,
+    ) -> Result<(), BoardEditError> {
         if piece.kind == PieceType::King {
-            return Err("a king cannot be put on the board from outside".into());
+            return Err(BoardEditError::KingPut);
         }
         if self.occupied().has(sq) {
-            return Err(format!("{sq} is occupied"));
+            return Err(BoardEditError::Occupied(sq));
         }
         if piece.kind == PieceType::Pawn && (sq.rank() == 0 || sq.rank() == 7) {
-            return Err(format!("a pawn cannot stand on {sq}"));
+            return Err(BoardEditError::PawnOnBackRank(sq));
         }
         let mut next = *self;
         next.put(piece, sq);
@@ -429,10 +435,10 @@ impl Position {
     /// kings; on error nothing changes. A rook taken from its corner loses
     /// that castling right; a promoted mark on the square goes with the
     /// piece. The caller checks that the position it ends with is legal.
-    pub fn take_piece(&mut self, sq: Square) -> Result<Piece, String> {
-        let piece = self.piece_on(sq).ok_or_else(|| format!("{sq} is empty"))?;
+    pub fn take_piece(&mut self, sq: Square) -> Result<Piece, BoardEditError> {
+        let piece = self.piece_on(sq).ok_or(BoardEditError::Empty(sq))?;
         if piece.kind == PieceType::King {
-            return Err("a king cannot be taken off the board".into());
+            return Err(BoardEditError::KingTaken);
         }
         let mut next = *self;
         next.remove(piece, sq);
@@ -524,3 +530,64 @@ impl Position {
         }
     }
 }
+
+/// Why [`Position::add_to_pocket`] or [`Position::remove_from_pocket`]
+/// refused; the position is unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PocketError {
+    /// The variant has no pockets.
+    NoPockets(Variant),
+    /// A king cannot be held in a pocket.
+    KingInPocket,
+    /// The pocket already holds as many of this piece as it can.
+    PocketFull(PieceType),
+    /// The pocket holds none of this piece (never a king).
+    NotInPocket(PieceType),
+}
+
+impl fmt::Display for PocketError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PocketError::NoPockets(v) => write!(f, "{v} has no pockets"),
+            PocketError::KingInPocket => write!(f, "a king cannot be held in a pocket"),
+            PocketError::PocketFull(_) => {
+                write!(f, "pocket already holds {MAX_POCKET} of that piece")
+            }
+            PocketError::NotInPocket(k) => write!(f, "no {} in the pocket", k.char()),
+        }
+    }
+}
+
+impl std::error::Error for PocketError {}
+
+/// Why [`Position::put_piece`] or [`Position::take_piece`] refused; the
+/// position is unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardEditError {
+    /// A king cannot be put on the board from outside.
+    KingPut,
+    /// A king cannot be taken off the board.
+    KingTaken,
+    /// The square to put a piece on is occupied.
+    Occupied(Square),
+    /// The square to take a piece from is empty.
+    Empty(Square),
+    /// A pawn cannot be put on rank 1 or 8.
+    PawnOnBackRank(Square),
+}
+
+impl fmt::Display for BoardEditError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardEditError::KingPut => {
+                write!(f, "a king cannot be put on the board from outside")
+            }
+            BoardEditError::KingTaken => write!(f, "a king cannot be taken off the board"),
+            BoardEditError::Occupied(sq) => write!(f, "{sq} is occupied"),
+            BoardEditError::Empty(sq) => write!(f, "{sq} is empty"),
+            BoardEditError::PawnOnBackRank(sq) => write!(f, "a pawn cannot stand on {sq}"),
+        }
+    }
+}
+
+impl std::error::Error for BoardEditError {}

@@ -6,6 +6,40 @@ use super::castling;
 use super::outcome::{EndReason, Outcome};
 use super::Position;
 use crate::types::{Color, Move, MoveKind, PieceType, Square};
+use std::fmt;
+
+/// Why a move text was refused: it names no legal move of the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveParseError {
+    /// UCI text ([`Position::parse_uci_move`]) that is no legal move here.
+    Illegal {
+        /// The text, trimmed.
+        text: String,
+        /// The position's FEN.
+        fen: String,
+    },
+    /// Text that is neither the SAN nor the UCI notation of a legal move
+    /// ([`parse_san`]).
+    IllegalOrUnknown {
+        /// The text as given.
+        text: String,
+        /// The position's FEN.
+        fen: String,
+    },
+}
+
+impl fmt::Display for MoveParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveParseError::Illegal { text, fen } => write!(f, "illegal move '{text}' in {fen}"),
+            MoveParseError::IllegalOrUnknown { text, fen } => {
+                write!(f, "illegal or unknown move '{text}' in {fen}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MoveParseError {}
 
 impl Position {
     /// The UCI text of `m`, a move of this position's game: `e2e4`,
@@ -42,7 +76,7 @@ impl Position {
     /// no other legal move: king takes rook (`e1h1`) always, the king's move
     /// (`e1g1`) in Chess960 notation unless the king does not move or a
     /// plain king move is written the same way (then it is that move).
-    pub fn parse_uci_move(&self, text: &str) -> Result<Move, String> {
+    pub fn parse_uci_move(&self, text: &str) -> Result<Move, MoveParseError> {
         let t = text.trim();
         let normalized = if let Some((piece, square)) = t.split_once('@') {
             format!(
@@ -69,7 +103,10 @@ impl Position {
                         format!("{}{}", m.from(), self.castling_rook_of(*m)) == normalized
                     }
             })
-            .ok_or_else(|| format!("illegal move '{t}' in {}", self.fen()))
+            .ok_or_else(|| MoveParseError::Illegal {
+                text: t.to_string(),
+                fen: self.fen(),
+            })
     }
 }
 
@@ -153,7 +190,7 @@ pub fn san(pos: &Position, m: Move) -> String {
 }
 
 /// Parses SAN (or UCI notation) into a legal move of `pos`.
-pub fn parse_san(pos: &Position, text: &str) -> Result<Move, String> {
+pub fn parse_san(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
     let t = text.trim_end_matches(['+', '#', '!', '?']);
     let t = t.replace("0-0-0", "O-O-O").replace("0-0", "O-O");
     let norm = |s: &str| -> String {
@@ -170,5 +207,8 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, String> {
         }
     }
     pos.parse_uci_move(&t)
-        .map_err(|_| format!("illegal or unknown move '{text}' in {}", pos.fen()))
+        .map_err(|_| MoveParseError::IllegalOrUnknown {
+            text: text.to_string(),
+            fen: pos.fen(),
+        })
 }

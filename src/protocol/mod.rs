@@ -3,6 +3,7 @@
 //! | file | what |
 //! |---|---|
 //! | [`io`] | line input (a reader thread) and output (one flushed line at a time) |
+//! | [`error`] | why a command was refused: [`error::CommandError`], wrapping the library's errors |
 //! | [`parse`] | the argument forms both protocols read: setups, pockets, numbers, booleans |
 //! | [`options`] | the engine's options, one table for UCI `setoption` and xboard `option`/`memory`/`cores` |
 //! | [`uci`] | UCI with the bughouse extension |
@@ -13,6 +14,7 @@
 //! input gets an error line and leaves the engine as it was.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod error;
 pub mod io;
 pub mod options;
 pub mod parse;

@@ -4,6 +4,7 @@
 //! (and `memory`, `cores`). Names, types, defaults and bounds are written
 //! once, here; so is what setting each one does.
 
+use super::error::{CommandError, ValueError};
 use super::parse;
 use crate::engine::Engine;
 use crate::rules::{HouseRule, PawnDrop2nd, PromotionRule, Rules, Variant};
@@ -225,16 +226,19 @@ pub fn find(name: &str) -> Option<EngineOption> {
 }
 
 /// Parses `text` as a value of `o`, within its bounds.
-pub fn parse_value(o: &EngineOption, text: &str) -> Result<Value, String> {
+pub fn parse_value(o: &EngineOption, text: &str) -> Result<Value, ValueError> {
     let text = text.trim();
     match &o.kind {
-        Kind::Check(_) => parse::boolean(text)
-            .map(Value::Bool)
-            .map_err(|e| format!("{}: {e}", o.name)),
+        Kind::Check(_) => parse::boolean(o.name, text).map(Value::Bool),
         Kind::Spin { min, max, .. } => {
             let v: i128 = parse::number(o.name, Some(text))?;
             if v < i128::from(*min) || v > i128::from(*max) {
-                return Err(format!("{} must be {min}..{max}, not {v}", o.name));
+                return Err(ValueError::OutOfRange {
+                    what: o.name,
+                    min: *min,
+                    max: *max,
+                    value: v,
+                });
             }
             Ok(Value::Int(v as i64))
         }
@@ -242,7 +246,11 @@ pub fn parse_value(o: &EngineOption, text: &str) -> Result<Value, String> {
             .iter()
             .find(|v| v.eq_ignore_ascii_case(text))
             .map(|v| Value::Text(v.to_string()))
-            .ok_or_else(|| format!("{}: '{text}' is not one of {}", o.name, values.join(", "))),
+            .ok_or_else(|| ValueError::NotAChoice {
+                what: o.name,
+                text: text.to_string(),
+                choices: values.clone(),
+            }),
         Kind::Button => Ok(Value::Press),
         Kind::Text(_) => Ok(Value::Text(text.to_string())),
     }
@@ -280,22 +288,19 @@ pub fn house_rule(name: &str, value: &Value) -> Option<HouseRule> {
 /// rule), given as text (`PawnDrop2nd`, `check-only`), to `rules`: what the
 /// tools' `--option NAME=VALUE`, BPGN's `HouseRules` tag and the perft
 /// suites' `# options:` lines do. `UCI_Variant` keeps the house rules.
-pub fn apply_rules_option(rules: &mut Rules, name: &str, value: &str) -> Result<(), String> {
-    let o = find(name).ok_or_else(|| format!("unknown option '{name}'"))?;
+pub fn apply_rules_option(rules: &mut Rules, name: &str, value: &str) -> Result<(), CommandError> {
+    let o = find(name).ok_or_else(|| CommandError::UnknownOption(name.to_string()))?;
     let v = parse_value(&o, value)?;
     *rules = match (o.name, &v) {
         ("UCI_Variant", Value::Text(t)) => rules.with_variant(t.parse()?),
-        _ => rules.with(
-            house_rule(o.name, &v)
-                .ok_or_else(|| format!("{} does not change the rules", o.name))?,
-        ),
+        _ => rules.with(house_rule(o.name, &v).ok_or(CommandError::NotARule(o.name))?),
     };
     Ok(())
 }
 
 /// Sets option `name` to `text` on `engine`. On error nothing changes.
-pub fn set(engine: &mut Engine, name: &str, text: &str) -> Result<Effect, String> {
-    let o = find(name).ok_or_else(|| format!("unknown option '{}'", name.trim()))?;
+pub fn set(engine: &mut Engine, name: &str, text: &str) -> Result<Effect, CommandError> {
+    let o = find(name).ok_or_else(|| CommandError::UnknownOption(name.trim().to_string()))?;
     let value = parse_value(&o, text)?;
     if let Some(rule) = house_rule(o.name, &value) {
         engine.set_rules(engine.rules().with(rule));
@@ -327,21 +332,17 @@ pub fn set(engine: &mut Engine, name: &str, text: &str) -> Result<Effect, String
         }
         ("PartnerMessages", _) => engine.set_partner_messages(flag),
         ("EvalFile", Value::Text(t)) => {
-            let text = engine
-                .set_eval_file(t)
-                .map_err(|e| format!("EvalFile: {e}"))?;
+            let text = engine.set_eval_file(t)?;
             return Ok(Effect::Message(format!("NNUE network {text}")));
         }
         ("AntichessTables", Value::Text(t)) => {
-            let text = engine
-                .set_endgame_file(t)
-                .map_err(|e| format!("AntichessTables: {e}"))?;
+            let text = engine.set_endgame_file(t)?;
             return Ok(Effect::Message(text));
         }
         ("Use NNUE", _) => engine.set_use_nnue(flag),
         #[cfg(feature = "tune")]
         (name, Value::Int(v)) => crate::search::params::set(name, *v as i32)?,
-        (name, _) => return Err(format!("option '{name}' cannot be set")),
+        (name, _) => return Err(CommandError::CannotSet(name)),
     }
     Ok(Effect::Done)
 }

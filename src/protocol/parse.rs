@@ -1,22 +1,28 @@
 //! The argument forms both protocols read. Every number may be anything a
 //! careless or hostile client sends: it is parsed, never assumed.
 
+use super::error::{CommandError, HoldingError, ValueError};
 use crate::engine::Engine;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::{Color, Move, PieceType};
 
 /// Parses the value of `what` (`text` is `None` when it is missing).
-pub fn number<T: std::str::FromStr>(what: &str, text: Option<&str>) -> Result<T, String> {
-    let t = text.ok_or_else(|| format!("{what} needs a value"))?;
-    t.parse::<T>()
-        .map_err(|_| format!("{what}: '{t}' is not a valid number"))
+pub fn number<T: std::str::FromStr>(
+    what: &'static str,
+    text: Option<&str>,
+) -> Result<T, ValueError> {
+    let t = text.ok_or(ValueError::Missing { what })?;
+    t.parse::<T>().map_err(|_| ValueError::NotANumber {
+        what,
+        text: t.to_string(),
+    })
 }
 
 /// Parses a time in milliseconds: any integer, negative ones count as 0,
 /// ones beyond `u64` as `u64::MAX`.
-pub fn millis(what: &str, text: Option<&str>) -> Result<u64, String> {
-    let t = text.ok_or_else(|| format!("{what} needs a value"))?;
+pub fn millis(what: &'static str, text: Option<&str>) -> Result<u64, ValueError> {
+    let t = text.ok_or(ValueError::Missing { what })?;
     match t.parse::<i128>() {
         Ok(v) => Ok(v.clamp(0, i128::from(u64::MAX)) as u64),
         Err(_)
@@ -27,16 +33,23 @@ pub fn millis(what: &str, text: Option<&str>) -> Result<u64, String> {
         {
             Ok(if t.starts_with('-') { 0 } else { u64::MAX })
         }
-        Err(_) => Err(format!("{what}: '{t}' is not a valid number")),
+        Err(_) => Err(ValueError::NotANumber {
+            what,
+            text: t.to_string(),
+        }),
     }
 }
 
-/// Parses a check value (`true`/`false`, also `1`/`0`, `on`/`off`).
-pub fn boolean(value: &str) -> Result<bool, String> {
+/// Parses the check value of `what` (`true`/`false`, also `1`/`0`,
+/// `on`/`off`).
+pub fn boolean(what: &'static str, value: &str) -> Result<bool, ValueError> {
     match value.trim().to_ascii_lowercase().as_str() {
         "true" | "1" | "on" => Ok(true),
         "false" | "0" | "off" => Ok(false),
-        other => Err(format!("expected true or false, not '{other}'")),
+        other => Err(ValueError::NotABoolean {
+            what,
+            text: other.to_string(),
+        }),
     }
 }
 
@@ -46,26 +59,27 @@ pub fn boolean(value: &str) -> Result<bool, String> {
 pub fn setup(
     args: &[&str],
     rules: Rules,
-    command: &str,
-    fen_label: &str,
-) -> Result<(Position, Vec<Move>), String> {
+    command: &'static str,
+    fen_label: &'static str,
+) -> Result<(Position, Vec<Move>), CommandError> {
     let moves_at = args.iter().position(|w| *w == "moves");
     let setup = &args[..moves_at.unwrap_or(args.len())];
     let start = match setup.first() {
         Some(&"startpos") => {
             if setup.len() > 1 {
-                return Err(format!(
-                    "unexpected '{}' after startpos",
-                    setup[1..].join(" ")
-                ));
+                return Err(CommandError::TextAfterStartpos(setup[1..].join(" ")));
             }
             Position::start_with(rules)
         }
         Some(&"fen") => {
             let fen = setup[1..].join(" ");
-            Position::from_fen(&fen, rules).map_err(|e| format!("bad {fen_label} '{fen}': {e}"))?
+            Position::from_fen(&fen, rules).map_err(move |error| CommandError::BadFen {
+                label: fen_label,
+                fen,
+                error,
+            })?
         }
-        _ => return Err(format!("{command} needs 'startpos' or 'fen'")),
+        _ => return Err(CommandError::MissingSetup(command)),
     };
     let texts: Vec<&str> = moves_at.map(|i| args[i + 1..].to_vec()).unwrap_or_default();
     let moves = Engine::replay(&start, &texts)?;
@@ -81,16 +95,16 @@ pub fn setup(
 ///   the same;
 /// - bare letters, as UCI's `bughouse holding QRbn`: upper case White,
 ///   lower case Black (`-` or nothing: both empty).
-pub fn holding(text: &str) -> Result<[[u8; 5]; 2], String> {
+pub fn holding(text: &str) -> Result<[[u8; 5]; 2], HoldingError> {
     let mut counts = [[0u8; 5]; 2];
-    let mut add = |color: Color, c: char| -> Result<(), String> {
+    let mut add = |color: Color, c: char| -> Result<(), HoldingError> {
         match PieceType::from_char(c) {
             Some(kind) if kind != PieceType::King => {
                 let slot = &mut counts[color.index()][kind.index()];
                 *slot = slot.saturating_add(1).min(64);
                 Ok(())
             }
-            _ => Err(format!("bad holding letter '{c}'")),
+            _ => Err(HoldingError::BadLetter(c)),
         }
     };
     if text.contains('[') {
@@ -110,18 +124,23 @@ pub fn holding(text: &str) -> Result<[[u8; 5]; 2], String> {
                 if rest.is_empty() || arrival {
                     break;
                 }
-                return Err(format!("unexpected '{rest}' after the holdings"));
+                return Err(HoldingError::TextAfterHoldings(rest.to_string()));
             }
             match (c, inside) {
                 ('[', None) if brackets < 2 => {
                     inside = Some(brackets);
                     brackets += 1;
                 }
-                ('[', _) => return Err(format!("too many brackets in '{text}'")),
+                ('[', _) => return Err(HoldingError::TooManyBrackets(text.to_string())),
                 (']', Some(_)) => inside = None,
-                (']', None) => return Err(format!("unmatched ']' in '{text}'")),
+                (']', None) => return Err(HoldingError::UnmatchedClose(text.to_string())),
                 (c, None) if c.is_whitespace() => {}
-                (_, None) => return Err(format!("'{c}' outside the brackets in '{text}'")),
+                (_, None) => {
+                    return Err(HoldingError::OutsideBrackets {
+                        letter: c,
+                        text: text.to_string(),
+                    })
+                }
                 ('-', Some(_)) => {}
                 (c, Some(side)) => {
                     let color = if side == 0 {
@@ -134,7 +153,7 @@ pub fn holding(text: &str) -> Result<[[u8; 5]; 2], String> {
             }
         }
         if inside.is_some() {
-            return Err(format!("unclosed '[' in '{text}'"));
+            return Err(HoldingError::Unclosed(text.to_string()));
         }
     } else {
         for c in text.chars() {

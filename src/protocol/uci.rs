@@ -3,6 +3,7 @@
 //! gets `info string error: ...` and leaves the engine in its last good
 //! state.
 
+use super::error::CommandError;
 use super::io::{send, Event};
 use super::options::{self, Effect};
 use super::parse;
@@ -21,8 +22,8 @@ use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-fn error(msg: &str) {
-    send(&format!("info string error: {msg}"));
+fn error(e: &CommandError) {
+    send(&format!("info string error: {e}"));
 }
 
 /// Engine name and version.
@@ -232,7 +233,7 @@ impl Uci {
                 send(&format!("{} nodes {} nps", r.nodes, r.nps));
                 Ok(())
             }
-            other => Err(format!("unknown command '{other}'")),
+            other => Err(CommandError::UnknownCommand(other.to_string())),
         };
         if let Err(e) = result {
             error(&e);
@@ -240,10 +241,10 @@ impl Uci {
         true
     }
 
-    fn setoption(&mut self, args: &[&str]) -> Result<(), String> {
+    fn setoption(&mut self, args: &[&str]) -> Result<(), CommandError> {
         // setoption name <id with spaces> [value <x with spaces>]
         if args.first() != Some(&"name") {
-            return Err("setoption needs 'name'".into());
+            return Err(CommandError::SetoptionWithoutName);
         }
         let value_at = args.iter().position(|w| *w == "value");
         let name = args[1..value_at.unwrap_or(args.len())].join(" ");
@@ -259,14 +260,14 @@ impl Uci {
         Ok(())
     }
 
-    fn position(&mut self, args: &[&str]) -> Result<(), String> {
+    fn position(&mut self, args: &[&str]) -> Result<(), CommandError> {
         let (start, moves) = parse::setup(args, self.engine.rules(), "position", "FEN")?;
         self.engine.stop();
         self.engine.set_position(start, moves);
         Ok(())
     }
 
-    fn go(&mut self, args: &[&str]) -> Result<(), String> {
+    fn go(&mut self, args: &[&str]) -> Result<(), CommandError> {
         let mut clock = Clock::default();
         let mut limits = Limits::default();
         let mut ponder = false;
@@ -310,11 +311,11 @@ impl Uci {
                         i += 1;
                     }
                     if limits.searchmoves.is_empty() {
-                        return Err("searchmoves lists no legal move".into());
+                        return Err(CommandError::NoLegalSearchmove);
                     }
                     continue;
                 }
-                other => return Err(format!("unknown go parameter '{other}'")),
+                other => return Err(CommandError::UnknownGoParameter(other.to_string())),
             }
             i += 2;
         }
@@ -333,9 +334,9 @@ impl Uci {
     }
 
     /// The bughouse extension (uci-protocol.md, "Bughouse extension").
-    fn bughouse_command(&mut self, args: &[&str]) -> Result<(), String> {
+    fn bughouse_command(&mut self, args: &[&str]) -> Result<(), CommandError> {
         if !self.bughouse {
-            return Err("bughouse commands need 'setoption name UCI_Bughouse value true'".into());
+            return Err(CommandError::BughouseDisabled);
         }
         match args.first().copied() {
             Some("partner") => {
@@ -354,7 +355,7 @@ impl Uci {
             }
             Some("clocks") => {
                 if args.len() != 5 {
-                    return Err("bughouse clocks needs four times in ms".into());
+                    return Err(CommandError::BughouseClockCount);
                 }
                 // Checked, not used: the engine's own clock comes with `go`,
                 // and no decision reads the partner board's clocks yet.
@@ -382,18 +383,23 @@ impl Uci {
                 let chooser = match args.get(1).copied() {
                     Some("white" | "w") => Color::White,
                     Some("black" | "b") => Color::Black,
-                    _ => return Err("bughouse gambler needs white|black and a FEN".into()),
+                    _ => return Err(CommandError::GamblerWithoutColor),
                 };
                 let fen = args[2..].join(" ");
-                let pos = Position::from_fen(&fen, self.engine.rules())
-                    .map_err(|e| format!("bad gambler FEN '{fen}': {e}"))?;
+                let pos = Position::from_fen(&fen, self.engine.rules()).map_err(move |error| {
+                    CommandError::BadFen {
+                        label: "gambler FEN",
+                        fen,
+                        error,
+                    }
+                })?;
                 match self.engine.gambler_choice(&pos, chooser) {
                     Some(sq) => send(&format!("info string gambler {sq}")),
                     None => send("info string gambler none"),
                 }
             }
-            Some(other) => return Err(format!("unknown bughouse command '{other}'")),
-            None => return Err("bughouse needs a subcommand".into()),
+            Some(other) => return Err(CommandError::UnknownBughouseCommand(other.to_string())),
+            None => return Err(CommandError::MissingBughouseSubcommand),
         }
         Ok(())
     }

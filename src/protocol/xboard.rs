@@ -137,7 +137,8 @@ pub struct Xboard {
     answered_unknown_tell: bool,
 }
 
-fn error(kind: &str, text: &str) {
+/// `Error (kind): text`; `text` is a refused argument or a refusal.
+fn error(kind: &str, text: impl std::fmt::Display) {
     send(&format!("Error ({kind}): {text}"));
 }
 
@@ -358,7 +359,7 @@ impl Xboard {
                 self.abort_search();
                 let v = v.clamp(1, i128::from(max));
                 if let Err(e) = options::set(&mut self.engine, option, &v.to_string()) {
-                    error(option, &e);
+                    error(option, e);
                 }
                 self.analyse();
             }
@@ -385,7 +386,7 @@ impl Xboard {
                 Some((name, value)) => {
                     self.abort_search();
                     if let Err(e) = options::set(&mut self.engine, name, value) {
-                        error("option", &e);
+                        error("option", e);
                     }
                     self.analyse();
                 }
@@ -467,7 +468,7 @@ impl Xboard {
                 self.abort_search();
                 match Position::from_fen(&arg, self.engine.rules()) {
                     Ok(p) => self.engine.set_position(p, Vec::new()),
-                    Err(e) => error("bad FEN", &format!("{arg}: {e}")),
+                    Err(e) => error("bad FEN", format!("{arg}: {e}")),
                 }
                 self.analyse();
             }
@@ -482,20 +483,20 @@ impl Xboard {
                     Ok(counts) if self.analyzing => {
                         self.abort_search();
                         if let Err(e) = self.engine.set_pockets(counts) {
-                            error("holding", &e);
+                            error("holding", e);
                         }
                         self.analyse();
                     }
                     Ok(counts) => {
                         if let Err(e) = self.engine.set_pockets(counts) {
-                            error("holding", &e);
+                            error("holding", e);
                         }
                         // A piece may have arrived that an engine without a
                         // legal move was waiting for (a running search has
                         // already restarted on the new pockets).
                         self.maybe_think();
                     }
-                    Err(e) => error("holding", &e),
+                    Err(e) => error("holding", e),
                 }
             }
             "time" | "otim" => match rest.first().and_then(|t| t.parse::<i128>().ok()) {

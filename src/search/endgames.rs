@@ -28,6 +28,7 @@ use crate::rules::Rules;
 use crate::types::{Color, Piece, PieceType, Square};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::fmt;
 use std::sync::Arc;
 
 /// Largest number of pieces (both sides) the built-in tables cover.
@@ -506,22 +507,22 @@ impl Tables {
     /// Reads tables written by [`Tables::to_bytes`] (antichess rules).
     /// Refuses a file that is not one, is cut short, fails its checksum,
     /// or lacks a table that a capture or promotion from another leads to.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Tables, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Tables, TablesError> {
         if bytes.len() < 24 || &bytes[..8] != MAGIC {
-            return Err("not a Rukav endgame table file (bad magic)".into());
+            return Err(TablesError::BadMagic);
         }
         let (body, sum) = bytes.split_at(bytes.len() - 8);
         if checksum(body) != u64::from_le_bytes(sum.try_into().unwrap_or_default()) {
-            return Err("checksum mismatch (file damaged)".into());
+            return Err(TablesError::ChecksumMismatch);
         }
         let u32_at = |at: usize| {
             body.get(at..at + 4)
                 .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
         };
-        let max_pieces = u32_at(8).ok_or("cut short")?;
-        let count = u32_at(12).ok_or("cut short")?;
+        let max_pieces = u32_at(8).ok_or(TablesError::Truncated)?;
+        let count = u32_at(12).ok_or(TablesError::Truncated)?;
         if !(2..=4).contains(&max_pieces) {
-            return Err(format!("{max_pieces} pieces: 2 to 4 expected"));
+            return Err(TablesError::PieceCount(max_pieces));
         }
         let mut tables = HashMap::new();
         let mut at = 16;
@@ -529,14 +530,16 @@ impl Tables {
             let sig: Signature = body
                 .get(at..at + 12)
                 .and_then(|b| b.try_into().ok())
-                .ok_or("cut short")?;
+                .ok_or(TablesError::Truncated)?;
             let n: usize = sig.iter().map(|&k| k as usize).sum();
             let (white, black) = (sig[..6].iter().sum::<u8>(), sig[6..].iter().sum::<u8>());
             if !(2..=max_pieces).contains(&n) || white == 0 || black == 0 {
-                return Err(format!("bad table signature {sig:?}"));
+                return Err(TablesError::BadSignature(sig));
             }
             let size = 2usize << (6 * n);
-            let codes = body.get(at + 12..at + 12 + size).ok_or("cut short")?;
+            let codes = body
+                .get(at + 12..at + 12 + size)
+                .ok_or(TablesError::Truncated)?;
             tables.insert(
                 sig,
                 Table {
@@ -546,11 +549,11 @@ impl Tables {
             at += 12 + size;
         }
         if at != body.len() {
-            return Err("trailing bytes after the tables".into());
+            return Err(TablesError::TrailingBytes);
         }
         let wanted: Vec<Signature> = (2..=max_pieces).flat_map(signatures).collect();
         if let Some(missing) = wanted.iter().find(|s| !tables.contains_key(*s)) {
-            return Err(format!("table {missing:?} missing"));
+            return Err(TablesError::MissingTable(*missing));
         }
         Ok(Tables {
             rules: crate::rules::ANTICHESS,
@@ -561,10 +564,84 @@ impl Tables {
 }
 
 /// Loads a table file (see [`Tables::to_bytes`]).
-pub fn load_file(path: &str) -> Result<Tables, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-    Tables::from_bytes(&bytes).map_err(|e| format!("'{path}': {e}"))
+pub fn load_file(path: &str) -> Result<Tables, TablesFileError> {
+    let bytes = std::fs::read(path).map_err(|source| TablesFileError::Unreadable {
+        path: path.to_string(),
+        source,
+    })?;
+    Tables::from_bytes(&bytes).map_err(|source| TablesFileError::Invalid {
+        path: path.to_string(),
+        source,
+    })
 }
+
+/// Why [`Tables::from_bytes`] refused a table file's bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TablesError {
+    /// The bytes do not start with the table file magic.
+    BadMagic,
+    /// The checksum does not match the bytes.
+    ChecksumMismatch,
+    /// The bytes end inside a field or a table.
+    Truncated,
+    /// A largest piece count outside 2 to 4.
+    PieceCount(usize),
+    /// A table whose signature (piece counts, White's then Black's) is
+    /// not one of these tables.
+    BadSignature([u8; 12]),
+    /// Bytes after the last table.
+    TrailingBytes,
+    /// A table that a capture or promotion from another leads to is missing.
+    MissingTable([u8; 12]),
+}
+
+impl fmt::Display for TablesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TablesError::BadMagic => write!(f, "not a Rukav endgame table file (bad magic)"),
+            TablesError::ChecksumMismatch => write!(f, "checksum mismatch (file damaged)"),
+            TablesError::Truncated => write!(f, "cut short"),
+            TablesError::PieceCount(n) => write!(f, "{n} pieces: 2 to 4 expected"),
+            TablesError::BadSignature(sig) => write!(f, "bad table signature {sig:?}"),
+            TablesError::TrailingBytes => write!(f, "trailing bytes after the tables"),
+            TablesError::MissingTable(sig) => write!(f, "table {sig:?} missing"),
+        }
+    }
+}
+
+impl std::error::Error for TablesError {}
+
+/// Why [`load_file`] loaded no tables.
+#[derive(Debug)]
+pub enum TablesFileError {
+    /// The file could not be read.
+    Unreadable {
+        /// The path as given.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file was read; its contents are no tables this engine reads.
+    Invalid {
+        /// The path as given.
+        path: String,
+        /// What is wrong with the contents.
+        source: TablesError,
+    },
+}
+
+impl fmt::Display for TablesFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TablesFileError::Unreadable { path, source } => {
+                write!(f, "cannot read '{path}': {source}")
+            }
+            TablesFileError::Invalid { path, source } => write!(f, "'{path}': {source}"),
+        }
+    }
+}
+
+impl std::error::Error for TablesFileError {}
 
 #[cfg(test)]
 mod tests {
@@ -738,9 +815,10 @@ mod tests {
         assert_eq!(back.to_bytes(), bytes);
         let mut damaged = bytes.clone();
         damaged[100] ^= 1;
-        assert!(Tables::from_bytes(&damaged)
-            .unwrap_err()
-            .contains("checksum"));
+        assert_eq!(
+            Tables::from_bytes(&damaged).err(),
+            Some(TablesError::ChecksumMismatch)
+        );
         assert!(Tables::from_bytes(&bytes[..bytes.len() / 2]).is_err());
         assert!(Tables::from_bytes(b"RUKAVNN1 something else entirely").is_err());
         assert!(Tables::from_bytes(&[]).is_err());

@@ -172,20 +172,56 @@ pub const SE_DEPTH_DIVISOR: i32 = 2;
 /// `se_margin` is in eighths of a centipawn per ply.
 pub const SE_MARGIN_UNITS: i32 = 8;
 
+/// Why [`set`] refused a search parameter value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// No parameter has this name.
+    Unknown(String),
+    /// The value is outside the parameter's bounds.
+    OutOfRange {
+        /// The parameter.
+        name: &'static str,
+        /// Its smallest value.
+        min: i32,
+        /// Its largest value.
+        max: i32,
+        /// The value refused.
+        value: i32,
+    },
+}
+
+impl std::fmt::Display for ParamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamError::Unknown(name) => write!(f, "unknown search parameter '{name}'"),
+            ParamError::OutOfRange {
+                name,
+                min,
+                max,
+                value,
+            } => write!(f, "{name} must be {min}..{max}, not {value}"),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
 /// Sets a parameter by name (a tuning build's `setoption`); `Err` for an
 /// unknown name or a value out of range.
 #[cfg(feature = "tune")]
-pub fn set(name: &str, value: i32) -> Result<(), String> {
+pub fn set(name: &str, value: i32) -> Result<(), ParamError> {
     let i = PARAMS
         .iter()
         .position(|p| p.name.eq_ignore_ascii_case(name))
-        .ok_or_else(|| format!("unknown search parameter '{name}'"))?;
+        .ok_or_else(|| ParamError::Unknown(name.to_string()))?;
     let p = PARAMS[i];
     if !(p.min..=p.max).contains(&value) {
-        return Err(format!(
-            "{} must be {}..{}, not {value}",
-            p.name, p.min, p.max
-        ));
+        return Err(ParamError::OutOfRange {
+            name: p.name,
+            min: p.min,
+            max: p.max,
+            value,
+        });
     }
     VALUES[i].store(value, std::sync::atomic::Ordering::Relaxed);
     Ok(())

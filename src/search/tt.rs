@@ -133,6 +133,22 @@ fn touch_threads(len: usize) -> usize {
     cores.min(len / 4096 + 1).max(1)
 }
 
+/// A hash table size the machine cannot give
+/// ([`TranspositionTable::try_new`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashSizeError {
+    /// The size asked for, in MB.
+    pub mb: usize,
+}
+
+impl std::fmt::Display for HashSizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate {} MB for the hash table", self.mb)
+    }
+}
+
+impl std::error::Error for HashSizeError {}
+
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one slot). For sizes a
     /// user chooses, use [`TranspositionTable::try_new`].
@@ -146,10 +162,10 @@ impl TranspositionTable {
     /// A table of about `mb` megabytes, or an error when the memory cannot
     /// be had (the allocation is tried, not assumed: the process never
     /// aborts for a table larger than the machine).
-    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, HashSizeError> {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);
         let count = (bytes / std::mem::size_of::<Slot>()).max(1);
-        let refused = || format!("cannot allocate {mb} MB for the hash table");
+        let refused = || HashSizeError { mb };
         // The system may promise more than it has (overcommit) and kill the
         // process when the table is written: a table larger than the memory
         // still available is refused before it is tried.
@@ -334,9 +350,10 @@ mod tests {
         // cannot make it fit).
         let mb = (free / (1024 * 1024)) as usize + 1024;
         let err = TranspositionTable::try_new(mb).err();
+        assert_eq!(err, Some(HashSizeError { mb }));
         assert_eq!(
-            err,
-            Some(format!("cannot allocate {mb} MB for the hash table"))
+            HashSizeError { mb }.to_string(),
+            format!("cannot allocate {mb} MB for the hash table")
         );
     }
 

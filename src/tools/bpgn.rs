@@ -214,7 +214,7 @@ fn replay(tags: Vec<(String, String)>, movetext: &str, base: Rules) -> Result<Re
             let (k, v) = item
                 .split_once('=')
                 .ok_or_else(|| format!("bad HouseRules item '{item}'"))?;
-            apply_rules_option(&mut rules, k, v)?;
+            apply_rules_option(&mut rules, k, v).map_err(|e| e.to_string())?;
         }
     }
     let mut settings = Settings::new(rules);
@@ -245,7 +245,7 @@ fn replay(tags: Vec<(String, String)>, movetext: &str, base: Rules) -> Result<Re
                     ));
                 }
                 let pos = *game.position(b);
-                let m = parse_san(&pos, w)?;
+                let m = parse_san(&pos, w).map_err(|e| e.to_string())?;
                 // Gambler: the next comment names the piece taken.
                 let gambler = match tokens.get(i + 1) {
                     Some(Token::Comment(text)) if text.starts_with("gambler") => {

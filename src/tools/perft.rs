@@ -30,7 +30,8 @@ pub fn main(args: PerftArgs) -> Result<(), String> {
         let (name, value) = opt
             .split_once('=')
             .ok_or_else(|| format!("option '{opt}' is not NAME=VALUE"))?;
-        rukav::protocol::options::apply_rules_option(&mut rules, name, value)?;
+        rukav::protocol::options::apply_rules_option(&mut rules, name, value)
+            .map_err(|e| e.to_string())?;
     }
     let pos = match &args.fen {
         Some(f) => Position::from_fen(f, rules).map_err(|e| format!("bad FEN: {e}"))?,

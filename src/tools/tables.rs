@@ -24,7 +24,7 @@ pub fn main(args: TablesArgs) -> Result<(), String> {
     let bytes = tables.to_bytes();
     let out = args.out.to_string_lossy().into_owned();
     std::fs::write(&args.out, &bytes).map_err(|e| format!("cannot write '{out}': {e}"))?;
-    load_file(&out)?;
+    load_file(&out).map_err(|e| e.to_string())?;
     eprintln!(
         "rukav tables: {tables:?}, {} bytes written to {out} in {:.1} s",
         bytes.len(),

@@ -361,7 +361,9 @@ const CHUNKS: usize = 16;
 pub fn train(args: &TrainArgs) -> Result<Network, String> {
     let variant = args.variant;
     let init = match &args.init {
-        Some(path) => Some(rukav::eval::nnue::load_file(&path.to_string_lossy())?),
+        Some(path) => {
+            Some(rukav::eval::nnue::load_file(&path.to_string_lossy()).map_err(|e| e.to_string())?)
+        }
         None => None,
     };
     let (h, buckets) = match &init {
@@ -522,7 +524,7 @@ fn quantise(
         ),
         None => String::new(),
     };
-    Network::from_parts(h, fw, fb, ow, ob, variants, description)
+    Network::from_parts(h, fw, fb, ow, ob, variants, description).map_err(|e| e.to_string())
 }
 
 /// `rukav train`: trains and writes the network file.

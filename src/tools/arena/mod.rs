@@ -320,7 +320,7 @@ impl ArenaConfig {
             let (k, v) = opt
                 .split_once('=')
                 .ok_or_else(|| format!("option '{opt}' is not NAME=VALUE"))?;
-            apply_rules_option(&mut rules, k, v)?;
+            apply_rules_option(&mut rules, k, v).map_err(|e| e.to_string())?;
             house_rules.push((k.to_string(), v.to_string()));
         }
         let pairs = |list: &[String]| -> Result<Vec<(String, String)>, String> {
@@ -357,7 +357,7 @@ impl ArenaConfig {
     pub fn rules(&self) -> Result<Rules, String> {
         let mut rules = Variant::Bughouse.rules();
         for (k, v) in &self.house_rules {
-            apply_rules_option(&mut rules, k, v)?;
+            apply_rules_option(&mut rules, k, v).map_err(|e| e.to_string())?;
         }
         Ok(rules)
     }
