@@ -10,8 +10,16 @@
 //! on c1 castling long: only the rook moves).
 
 use super::zobrist::KEYS;
-use super::{BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
 use crate::types::{Bitboard, Color, Square};
+
+/// Castling right bits.
+pub const WHITE_OO: u8 = 1;
+/// White queenside.
+pub const WHITE_OOO: u8 = 2;
+/// Black kingside.
+pub const BLACK_OO: u8 = 4;
+/// Black queenside.
+pub const BLACK_OOO: u8 = 8;
 
 /// The castling right bits of `c` (both sides).
 #[inline(always)]

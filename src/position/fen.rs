@@ -6,9 +6,10 @@
 //! that leaves the rules undefined is refused with a [`FenError`] that says
 //! what is wrong.
 
+use super::board::Position;
 use super::castling;
+use super::castling::{BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
 use super::zobrist::MAX_POCKET;
-use super::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
 use crate::rules::{Rules, Variant};
 use crate::types::{Bitboard, Color, Piece, PieceType, Square};
 use std::fmt;

@@ -1,9 +1,9 @@
 //! Making moves (copy-make: the caller keeps the parent position) and the
 //! record of what a move changed, for incremental evaluation.
 
+use super::board::Position;
 use super::castling::{color_rights, king_side, queen_side, targets};
 use super::zobrist::{KEYS, MAX_POCKET};
-use super::Position;
 use crate::rules::duty_period;
 use crate::types::{Color, Move, MoveKind, Piece, PieceType, Square};
 

@@ -4,8 +4,8 @@
 //! a [`MoveCounter`] only counts them (bulk counting at the last perft ply:
 //! a set of drop targets costs one popcount).
 
+use super::board::Position;
 use super::castling::{color_rights, targets};
-use super::Position;
 use crate::attacks;
 use crate::rules::PawnDrop2nd;
 use crate::types::{Bitboard, Color, Move, PieceType, Square};

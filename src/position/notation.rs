@@ -2,9 +2,9 @@
 //! the king's move, or king takes rook in Chess960) and standard algebraic (`Nf3`, `exd5`, `e8=Q`, `O-O`,
 //! `N@f3`), read and checked against the legal moves.
 
+use super::board::Position;
 use super::castling;
 use super::outcome::{EndReason, Outcome};
-use super::Position;
 use crate::types::{Color, Move, MoveKind, PieceType, Square};
 use std::fmt;
 

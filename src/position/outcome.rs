@@ -1,7 +1,7 @@
 //! Game-end detection per variant.
 
+use super::board::Position;
 use super::movegen::MoveCounter;
-use super::Position;
 use crate::types::{Color, PieceType};
 use std::fmt;
 

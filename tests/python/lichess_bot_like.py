@@ -1,7 +1,7 @@
 """python-chess drives Rukav as lichess-bot does: configure the strength and
 WDL options, analyse with INFO_ALL, play crazyhouse, chess and antichess.
 
-Run by tests/python_chess.rs as `python3 lichess_bot_like.py <path of rukav>`;
+Run by tests/integration/python_chess.rs as `python3 lichess_bot_like.py <path of rukav>`;
 exits non-zero (with the reason on stderr) when a check fails or python-chess
 cannot be imported.
 """

@@ -1,7 +1,7 @@
 //! Scripted sessions for the bughouse protocol parts: the UCI bughouse
 //! extension and xboard/CECP with `holding`, `partner`, `ptell`.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use rukav::{Position, Variant};

@@ -2,7 +2,7 @@
 //! for a move in a finished game (xboard states the result), a hash table
 //! larger than the memory it may have, far more threads than cores.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use rukav::{Position, Variant};

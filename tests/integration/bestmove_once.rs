@@ -15,7 +15,7 @@
 //! many `go` / `holding` / `stop` / `position` sequences. Nothing here
 //! asserts anything about time.
 
-mod common;
+use crate::common;
 
 use rukav::engine::{Engine, GoRequest, Listener};
 use rukav::search::{Info, Limits, SearchResult};

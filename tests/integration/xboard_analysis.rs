@@ -3,7 +3,7 @@
 //! `setboard` and (crazyhouse, bughouse) `holding` restarting the analysis
 //! on the new position, `exit`. No move is ever played in analysis mode.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use rukav::{Position, Variant};

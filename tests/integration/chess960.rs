@@ -427,7 +427,7 @@ fn dropped_rook_castles_only_in_standard_setups() {
     let p = Position::from_fen("1k5r/8/8/8/8/8/8/1K5R[RR] w Hh - 0 1", on).expect("fen");
     let p = play(&p, &["h1h2", "h8h7", "R@h1"]);
     assert_eq!(castling_field(&p), "-");
-    // The standard setup keeps the rule (tests/house_rules.rs has more).
+    // The standard setup keeps the rule (tests/integration/house_rules.rs has more).
     let p = Position::from_fen("4k3/8/8/8/8/8/8/4K3[R] w - - 0 1", on).expect("fen");
     assert_eq!(castling_field(&play(&p, &["R@h1"])), "K");
 }

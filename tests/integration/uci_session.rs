@@ -5,7 +5,7 @@
 //! generous deadline (`recv_timeout`), so a hung engine fails the test with
 //! the transcript instead of hanging it. No test asserts anything about time.
 
-mod common;
+use crate::common;
 
 use common::{field, Engine};
 use rukav::{Position, Variant};

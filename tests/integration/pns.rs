@@ -1,6 +1,6 @@
 //! The proof-number solver (`rukav::search::pns`), checked against an
 //! exhaustive search written here with the library's move generator and
-//! game-end detection only (as `tests/search.rs` does with `wins_within`).
+//! game-end detection only (as `tests/integration/search.rs` does with `wins_within`).
 //!
 //! What is checked:
 //! - every proof the solver claims is true: the exhaustive search finds the
@@ -229,7 +229,7 @@ fn giveaway_random_positions_agree_with_exhaustive_search() {
     agree_on_random_positions(Variant::Giveaway, 2, 60);
 }
 
-/// Known wins of `tests/search.rs`: give the last piece(s) away.
+/// Known wins of `tests/integration/search.rs`: give the last piece(s) away.
 #[test]
 fn known_wins_are_proved() {
     for (variant, fen, plies) in [
@@ -500,7 +500,7 @@ fn example_game_loss_is_proved() {
 
 // ------------------------------------------------------------------ UCI
 
-mod common;
+use crate::common;
 
 /// The number after the token `key` in a UCI `info` line.
 fn info_number(line: &str, key: &str) -> Option<i64> {

@@ -3,7 +3,7 @@
 //! `info currmove` in longer searches. Nothing here asserts on time beyond
 //! "it arrives".
 
-mod common;
+use crate::common;
 
 use common::{field, Engine};
 use rukav::Variant;
