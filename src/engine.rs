@@ -10,11 +10,11 @@
 use crate::bughouse::partner::PartnerMessage;
 pub use crate::bughouse::strategy::SitReason;
 use crate::bughouse::strategy::{Bughouse, Decision};
+use crate::endgames::TablesFileError;
 use crate::eval::nnue::{Network, NetworkFileError};
 use crate::position::{MoveParseError, PocketError, Position};
 use crate::rng::Rng;
 use crate::rules::{Rules, Variant};
-use crate::search::endgames::TablesFileError;
 use crate::search::pns::{self, SolverPlan, Verdict};
 use crate::search::strength::{self, Level, Weakening};
 use crate::search::tt::HashSizeError;
@@ -248,7 +248,7 @@ pub struct Engine {
     use_nnue: bool,
     /// Antichess endgame tables loaded from a file (`AntichessTables`);
     /// `None`: the built-in two-piece tables.
-    endgames: Option<Arc<crate::search::endgames::Tables>>,
+    endgames: Option<Arc<crate::endgames::Tables>>,
     /// The playing strength.
     strength: Strength,
     /// Draws the seeds of the weakened move choices (reseeded every game).
@@ -377,10 +377,10 @@ impl Engine {
         self.stop();
         let variant_changed = rules.variant != self.rules.variant;
         self.rules = rules;
-        if crate::search::endgames::covers(&rules) && self.endgames.is_none() {
+        if crate::endgames::covers(&rules) && self.endgames.is_none() {
             // The built-in antichess endgame tables (about a quarter of a
             // second) now, not on the clock of the first move.
-            crate::search::endgames::builtin();
+            crate::endgames::builtin();
         }
         if variant_changed {
             self.set_position(Position::start_with(rules), Vec::new());
@@ -569,8 +569,8 @@ impl Engine {
 
     /// The endgame tables for the current variant: the loaded file's, or
     /// the built-in ones; none outside antichess and giveaway.
-    fn active_endgames(&self) -> Option<Arc<crate::search::endgames::Tables>> {
-        use crate::search::endgames;
+    fn active_endgames(&self) -> Option<Arc<crate::endgames::Tables>> {
+        use crate::endgames;
         endgames::covers(&self.rules)
             .then(|| self.endgames.clone().unwrap_or_else(endgames::builtin))
     }
@@ -582,12 +582,12 @@ impl Engine {
         let name = name.trim();
         let loaded = match name {
             "" | "<builtin>" | "<empty>" => None,
-            path => Some(Arc::new(crate::search::endgames::load_file(path)?)),
+            path => Some(Arc::new(crate::endgames::load_file(path)?)),
         };
         self.stop();
         let pieces = loaded
             .as_ref()
-            .map_or(crate::search::endgames::MAX_PIECES, |t| t.max_pieces());
+            .map_or(crate::endgames::MAX_PIECES, |t| t.max_pieces());
         self.endgames = loaded;
         Ok(format!(
             "antichess endgame tables: every position of up to {pieces} pieces"

@@ -7,6 +7,7 @@
 pub mod attacks;
 pub mod bench;
 pub mod bughouse;
+pub mod endgames;
 pub mod engine;
 pub mod eval;
 pub mod perft;

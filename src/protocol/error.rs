@@ -5,11 +5,11 @@
 //! wrapped as they are, so that `?` carries them up unchanged.
 
 use crate::bughouse::partner::PartnerMessageError;
+use crate::endgames::TablesFileError;
 use crate::engine::HashResizeError;
 use crate::eval::nnue::NetworkFileError;
 use crate::position::{FenError, MoveParseError, PocketError};
 use crate::rules::UnknownVariant;
-use crate::search::endgames::TablesFileError;
 use crate::search::params::ParamError;
 use std::fmt;
 

@@ -30,7 +30,7 @@ impl Worker {
             .setup
             .endgames
             .clone()
-            .filter(|_| super::endgames::covers(root.rules()));
+            .filter(|_| crate::endgames::covers(root.rules()));
         let mut root_moves: Vec<Move> = root.legal_moves().to_vec();
         if !self.limits.searchmoves.is_empty() {
             let wanted = self.limits.searchmoves.clone();

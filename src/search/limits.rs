@@ -1,8 +1,8 @@
 //! What a search is asked to do: its limits ([`Limits`]) and what it
 //! searches with ([`SearchSetup`]).
 
-use super::endgames;
 use super::strength;
+use crate::endgames;
 use crate::eval::nnue::Network;
 use crate::types::Move;
 use std::sync::Arc;

@@ -23,13 +23,12 @@
 //! | [`worker`] | the state of one search thread |
 //! | [`tt`] | the shared transposition table |
 //! | [`pns`] | the proof-number solver for antichess and giveaway (df-pn) |
-//! | [`endgames`] | antichess and giveaway endgame tables |
+
 //!
 //! The search never prints: it reports typed results through a callback.
 
 mod alphabeta;
 mod checks;
-pub mod endgames;
 mod history;
 mod iterate;
 pub mod limits;

@@ -2,7 +2,6 @@
 //! being searched, NNUE accumulators by ply, node counting and the stop
 //! checks.
 
-use super::endgames::{TableResult, Tables};
 use super::history::{piece_to, Histories};
 use super::limits::{Limits, SearchSetup};
 use super::movepick::OrderingHints;
@@ -11,6 +10,7 @@ use super::report::{Reporter, CURRMOVE_AFTER};
 use super::score::{FIFTY_MOVE_PLIES, MATE, MAX_PLY};
 use super::shared::{RootProgress, Shared};
 use super::stack::Stack;
+use crate::endgames::{TableResult, Tables};
 use crate::eval::evaluate;
 use crate::eval::nnue::{Accumulator, Network};
 use crate::position::movegen::MoveCounter;

@@ -1,7 +1,7 @@
 //! `rukav tables`: builds the antichess and giveaway endgame tables of up
 //! to N pieces and writes them to a file for the `AntichessTables` option.
 
-use rukav::search::endgames::{load_file, Tables};
+use rukav::endgames::{load_file, Tables};
 use std::path::PathBuf;
 use std::time::Instant;
 

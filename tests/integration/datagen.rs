@@ -263,7 +263,7 @@ fn train_also_serves_labels_the_network_for_more_variants() {
 
 #[test]
 fn tables_writes_a_file_the_engine_loads() {
-    use rukav::search::endgames::{builtin, load_file};
+    use rukav::endgames::{builtin, load_file};
     let path = std::env::temp_dir().join(format!("rukav-tables-{}.tbl", std::process::id()));
     let out = path.to_string_lossy().into_owned();
     let (ok, log) = run_subcommand("tables", &["--pieces", "2", "--out", &out]);
