@@ -367,7 +367,8 @@ impl Xboard {
         }
     }
 
-    /// Handles one line; returns false on `quit`.
+    /// Handles one line; returns false on `quit`. Each command (or group
+    /// of commands) has a method of its own.
     fn handle(&mut self, line: &str) -> bool {
         let line = line.trim();
         let mut words = line.split_whitespace();
@@ -382,192 +383,260 @@ impl Xboard {
             | "ponder" => {}
             "cores" => self.set_clamped("Threads", rest.first().copied(), MAX_THREADS),
             "memory" => self.set_clamped("Hash", rest.first().copied(), MAX_HASH_MB),
-            "option" => match arg.split_once('=') {
-                Some((name, value)) => {
-                    self.abort_search();
-                    if let Err(e) = options::set(&mut self.engine, name, value) {
-                        error("option", e);
-                    }
-                    self.analyse();
-                }
-                None => error("option", "needs NAME=VALUE"),
-            },
+            "option" => self.option(&arg),
             "protover" => Self::features(),
-            "new" => {
-                self.abort_search();
-                self.engine.set_variant(Variant::Chess);
-                self.engine.new_game();
-                // In analysis mode: the start position is analysed.
-                self.force = self.analyzing;
-                self.engine_color = Color::Black;
-                self.sd = None;
-                self.st = None;
-                self.answered_unknown_tell = false;
-                self.analyse();
-            }
-            "variant" => match variant_from_cecp(&arg) {
-                Some(v) => {
-                    self.abort_search();
-                    self.engine.set_variant(v);
-                    self.engine.new_game();
-                    self.answered_unknown_tell = false;
-                    self.analyse();
-                }
-                None => error("unsupported variant", &arg),
-            },
-            "analyze" => {
-                self.analyzing = true;
-                self.force = true;
-                self.analyse();
-            }
-            "exit" => {
-                if self.analyzing {
-                    self.abort_search();
-                    self.analyzing = false;
-                }
-            }
+            "new" => self.new_game(),
+            "variant" => self.variant(&arg),
+            "analyze" => self.start_analysis(),
+            "exit" => self.leave_analysis(),
             "." => self.status(),
-            "force" => {
-                // An analysis goes on until `exit`.
-                if !self.analyzing {
-                    self.abort_search();
-                }
-                self.force = true;
-            }
-            "go" => {
-                if self.analyzing {
-                    self.abort_search();
-                    self.analyzing = false;
-                }
-                self.force = false;
-                self.engine_color = self.engine.position().side_to_move();
-                self.maybe_think();
-            }
-            "playother" => {
-                if self.analyzing {
-                    self.abort_search();
-                    self.analyzing = false;
-                }
-                self.force = false;
-                self.engine_color = self.engine.position().side_to_move().flip();
-            }
-            "white" | "black" => {
-                self.engine_color = if cmd == "white" {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-            }
-            "?" => {
-                if self.searching && !self.analyzing {
-                    self.engine.stop();
-                }
-            }
+            "force" => self.enter_force_mode(),
+            "go" => self.go(),
+            "playother" => self.playother(),
+            "white" | "black" => self.set_colour(cmd),
+            "?" => self.move_now(),
             "usermove" => self.usermove(&arg),
-            "setboard" => {
-                self.abort_search();
-                match Position::from_fen(&arg, self.engine.rules()) {
-                    Ok(p) => self.engine.set_position(p, Vec::new()),
-                    Err(e) => error("bad FEN", format!("{arg}: {e}")),
-                }
-                self.analyse();
-            }
-            "holding" => {
-                // `holding [WHITE] [BLACK]`, optionally followed by the piece
-                // that just arrived (`BR`). Changed pockets restart a search
-                // under way (in analysis mode as a fresh analysis); the
-                // unchanged ones that xboard repeats after every move leave
-                // it alone.
-                match parse::holding(&arg) {
-                    Ok(counts) if counts == self.engine.pocket_counts() => {}
-                    Ok(counts) if self.analyzing => {
-                        self.abort_search();
-                        if let Err(e) = self.engine.set_pockets(counts) {
-                            error("holding", e);
-                        }
-                        self.analyse();
-                    }
-                    Ok(counts) => {
-                        if let Err(e) = self.engine.set_pockets(counts) {
-                            error("holding", e);
-                        }
-                        // A piece may have arrived that an engine without a
-                        // legal move was waiting for (a running search has
-                        // already restarted on the new pockets).
-                        self.maybe_think();
-                    }
-                    Err(e) => error("holding", e),
-                }
-            }
-            "time" | "otim" => match rest.first().and_then(|t| t.parse::<i128>().ok()) {
-                Some(cs) => {
-                    let ms = cs.clamp(0, i128::from(u64::MAX / 10)) as u64 * 10;
-                    if cmd == "time" {
-                        self.time = Some(ms);
-                    } else {
-                        self.otim = Some(ms);
-                    }
-                }
-                None => error("bad time", &arg),
-            },
+            "setboard" => self.setboard(&arg),
+            "holding" => self.holding(&arg),
+            "time" | "otim" => self.clock(cmd, rest.first().copied(), &arg),
             "level" => self.level(&rest, &arg),
-            "st" => match arg.parse::<f64>() {
-                Ok(s) if s > 0.0 && s.is_finite() => {
-                    self.st = Some((s.min(1e9) * 1000.0) as u64);
-                }
-                _ => error("bad st", &arg),
-            },
-            "sd" => match arg.parse::<i32>() {
-                Ok(d) if d > 0 => self.sd = Some(d),
-                _ => error("bad sd", &arg),
-            },
+            "st" => self.set_st(&arg),
+            "sd" => self.set_sd(&arg),
             "ping" => send(&format!("pong {arg}")),
             "post" => self.post = true,
             "nopost" => self.post = false,
-            "result" => {
-                if !self.analyzing {
-                    self.abort_search();
-                }
-                self.force = true;
-            }
-            "partner" => {
-                self.partner = (!arg.is_empty()).then(|| arg.clone());
-                self.engine.new_partnership();
-                self.answered_unknown_tell = false;
-            }
-            "ptell" => match arg.parse::<PartnerMessage>() {
-                Ok(PartnerMessage::Help) => send(&format!("tellics ptell {HELP}")),
-                Ok(msg) => self.engine.hear(msg),
-                Err(_) if !self.answered_unknown_tell => {
-                    self.answered_unknown_tell = true;
-                    send(&format!(
-                        "tellics ptell Sorry, I do not understand '{}'. 'ptell help' lists what I do.",
-                        arg.chars().filter(|c| !c.is_control()).take(60).collect::<String>()
-                    ));
-                }
-                Err(e) => send(&format!("# {e}")),
-            },
-            "undo" | "remove" => {
-                self.abort_search();
-                self.engine.undo(if cmd == "undo" { 1 } else { 2 });
-                self.analyse();
-            }
+            "result" => self.game_result(),
+            "partner" => self.set_partner(&arg),
+            "ptell" => self.ptell(&arg),
+            "undo" => self.take_back(1),
+            "remove" => self.take_back(2),
             "quit" => {
                 self.abort_search();
                 return false;
             }
-            _ => {
-                // xboard sends moves without "usermove" when the feature is off;
-                // accept a bare move too.
-                let pos = *self.engine.position();
-                if pos.parse_uci_move(cmd).is_ok() && rest.is_empty() {
-                    self.usermove(cmd);
-                } else {
-                    error("unknown command", cmd);
-                }
-            }
+            _ => self.bare_move_or_unknown(cmd, &rest),
         }
         true
+    }
+
+    /// `option NAME=VALUE`.
+    fn option(&mut self, arg: &str) {
+        match arg.split_once('=') {
+            Some((name, value)) => {
+                self.abort_search();
+                if let Err(e) = options::set(&mut self.engine, name, value) {
+                    error("option", &e);
+                }
+                self.analyse();
+            }
+            None => error("option", "needs NAME=VALUE"),
+        }
+    }
+
+    /// `new`: chess from the start, the engine Black, no depth or time limit.
+    fn new_game(&mut self) {
+        self.abort_search();
+        self.engine.set_variant(Variant::Chess);
+        self.engine.new_game();
+        // In analysis mode: the start position is analysed.
+        self.force = self.analyzing;
+        self.engine_color = Color::Black;
+        self.sd = None;
+        self.st = None;
+        self.answered_unknown_tell = false;
+        self.analyse();
+    }
+
+    /// `variant NAME`: a new game of that variant.
+    fn variant(&mut self, arg: &str) {
+        match variant_from_cecp(arg) {
+            Some(v) => {
+                self.abort_search();
+                self.engine.set_variant(v);
+                self.engine.new_game();
+                self.answered_unknown_tell = false;
+                self.analyse();
+            }
+            None => error("unsupported variant", arg),
+        }
+    }
+
+    /// `analyze`: analysis mode, which goes on until `exit`.
+    fn start_analysis(&mut self) {
+        self.analyzing = true;
+        self.force = true;
+        self.analyse();
+    }
+
+    /// `force`: the engine plays neither side.
+    fn enter_force_mode(&mut self) {
+        // An analysis goes on until `exit`.
+        if !self.analyzing {
+            self.abort_search();
+        }
+        self.force = true;
+    }
+
+    /// Leaves analysis mode (`exit`, and before `go` and `playother`).
+    fn leave_analysis(&mut self) {
+        if self.analyzing {
+            self.abort_search();
+            self.analyzing = false;
+        }
+    }
+
+    /// `go`: the engine plays the side to move, and thinks.
+    fn go(&mut self) {
+        self.leave_analysis();
+        self.force = false;
+        self.engine_color = self.engine.position().side_to_move();
+        self.maybe_think();
+    }
+
+    /// `playother`: the engine plays the side not to move.
+    fn playother(&mut self) {
+        self.leave_analysis();
+        self.force = false;
+        self.engine_color = self.engine.position().side_to_move().flip();
+    }
+
+    /// `white` / `black` (protocol 1): the side to move; the engine plays the other.
+    fn set_colour(&mut self, cmd: &str) {
+        self.engine_color = if cmd == "white" {
+            Color::Black
+        } else {
+            Color::White
+        };
+    }
+
+    /// `?`: play now.
+    fn move_now(&mut self) {
+        if self.searching && !self.analyzing {
+            self.engine.stop();
+        }
+    }
+
+    /// `setboard FEN`.
+    fn setboard(&mut self, arg: &str) {
+        self.abort_search();
+        match Position::from_fen(arg, self.engine.rules()) {
+            Ok(p) => self.engine.set_position(p, Vec::new()),
+            Err(e) => error("bad FEN", format!("{arg}: {e}")),
+        }
+        self.analyse();
+    }
+
+    /// `holding [WHITE] [BLACK]`, optionally followed by the piece that
+    /// just arrived (`BR`). Changed pockets restart a search under way (in
+    /// analysis mode as a fresh analysis); the unchanged ones that xboard
+    /// repeats after every move leave it alone.
+    fn holding(&mut self, arg: &str) {
+        match parse::holding(arg) {
+            Ok(counts) if counts == self.engine.pocket_counts() => {}
+            Ok(counts) if self.analyzing => {
+                self.abort_search();
+                if let Err(e) = self.engine.set_pockets(counts) {
+                    error("holding", e);
+                }
+                self.analyse();
+            }
+            Ok(counts) => {
+                if let Err(e) = self.engine.set_pockets(counts) {
+                    error("holding", e);
+                }
+                // A piece may have arrived that an engine without a
+                // legal move was waiting for (a running search has
+                // already restarted on the new pockets).
+                self.maybe_think();
+            }
+            Err(e) => error("holding", &e),
+        }
+    }
+
+    /// `time CS` / `otim CS`: the engine's and the opponent's clocks in centiseconds.
+    fn clock(&mut self, cmd: &str, value: Option<&str>, arg: &str) {
+        match value.and_then(|t| t.parse::<i128>().ok()) {
+            Some(cs) => {
+                let ms = cs.clamp(0, i128::from(u64::MAX / 10)) as u64 * 10;
+                if cmd == "time" {
+                    self.time = Some(ms);
+                } else {
+                    self.otim = Some(ms);
+                }
+            }
+            None => error("bad time", arg),
+        }
+    }
+
+    /// `st SECONDS`: a fixed time per move.
+    fn set_st(&mut self, arg: &str) {
+        match arg.parse::<f64>() {
+            Ok(s) if s > 0.0 && s.is_finite() => {
+                self.st = Some((s.min(1e9) * 1000.0) as u64);
+            }
+            _ => error("bad st", arg),
+        }
+    }
+
+    /// `sd DEPTH`: a depth limit.
+    fn set_sd(&mut self, arg: &str) {
+        match arg.parse::<i32>() {
+            Ok(d) if d > 0 => self.sd = Some(d),
+            _ => error("bad sd", arg),
+        }
+    }
+
+    /// `result ...`: the game is over; the engine waits in force mode.
+    fn game_result(&mut self) {
+        if !self.analyzing {
+            self.abort_search();
+        }
+        self.force = true;
+    }
+
+    /// `partner [NAME]`: a new bughouse partner (or none).
+    fn set_partner(&mut self, arg: &str) {
+        self.partner = (!arg.is_empty()).then(|| arg.to_string());
+        self.engine.new_partnership();
+        self.answered_unknown_tell = false;
+    }
+
+    /// `ptell TEXT`: a message from the partner. A tell not understood is
+    /// answered once a game; later ones only as a comment.
+    fn ptell(&mut self, arg: &str) {
+        match arg.parse::<PartnerMessage>() {
+            Ok(PartnerMessage::Help) => send(&format!("tellics ptell {HELP}")),
+            Ok(msg) => self.engine.hear(msg),
+            Err(_) if !self.answered_unknown_tell => {
+                self.answered_unknown_tell = true;
+                send(&format!(
+                    "tellics ptell Sorry, I do not understand '{}'. 'ptell help' lists what I do.",
+                    arg.chars()
+                        .filter(|c| !c.is_control())
+                        .take(60)
+                        .collect::<String>()
+                ));
+            }
+            Err(e) => send(&format!("# {e}")),
+        }
+    }
+
+    /// `undo` (one ply) / `remove` (two).
+    fn take_back(&mut self, plies: usize) {
+        self.abort_search();
+        self.engine.undo(plies);
+        self.analyse();
+    }
+
+    /// xboard sends moves without `usermove` when the feature is off: a
+    /// bare move is played; anything else is an unknown command.
+    fn bare_move_or_unknown(&mut self, cmd: &str, rest: &[&str]) {
+        let pos = *self.engine.position();
+        if pos.parse_uci_move(cmd).is_ok() && rest.is_empty() {
+            self.usermove(cmd);
+        } else {
+            error("unknown command", cmd);
+        }
     }
 
     /// `level MPS BASE INC`, BASE as minutes or min:sec.
