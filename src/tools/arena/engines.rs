@@ -1,7 +1,7 @@
 //! The engine processes of a match: starting them, the UCI handshake, the
 //! reader threads that feed one channel, restarts and shutdown.
 
-use super::Arena;
+use super::slots::Arena;
 use rukav::bughouse::{seat_name, team_of, Team};
 use rukav::Color;
 use std::io::{BufRead, BufReader, Write};

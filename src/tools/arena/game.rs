@@ -3,11 +3,15 @@
 //! passed on, Gambler promotions, forfeits.
 
 use super::engines::{Msg, Think};
-use super::{Arena, GAMBLER_CHOICE_MS};
+use super::slots::Arena;
 use rukav::bughouse::{team_of, Game, PlayError, Report, Settings};
 use rukav::{Color, Position, Square};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
+
+/// How long an engine may take to choose the piece of a Gambler promotion
+/// (the clocks are stopped meanwhile).
+const GAMBLER_CHOICE_MS: u64 = 5000;
 
 impl Arena<'_> {
     /// Sends the position (and extension data) and `go` to the engine on move.

@@ -8,6 +8,7 @@
 use super::ArenaConfig;
 use super::{self as arena};
 use crate::tools::bpgn;
+use crate::tools::elo::{elo_with_error, pair_scores};
 use rukav::bughouse::{Form, Handover, Team, TimeControl};
 use rukav::{Rules, Variant};
 use std::path::PathBuf;
@@ -379,12 +380,9 @@ fn command_line_parsing() {
         vec!["python3", "a b.py", "x", "y z"]
     );
     assert!(arena::parse_tc("abc").is_err());
-    let (elo, err) = arena::elo_with_error(&[1.0, 0.5, 0.0, 1.0].repeat(6));
+    let (elo, err) = elo_with_error(&[1.0, 0.5, 0.0, 1.0].repeat(6));
     assert!(elo > 0.0 && err > 0.0 && err.is_finite());
-    assert_eq!(
-        arena::pair_scores(&[1.0, 0.5, 0.0, 0.0, 1.0]),
-        vec![0.75, 0.0]
-    );
+    assert_eq!(pair_scores(&[1.0, 0.5, 0.0, 0.0, 1.0]), vec![0.75, 0.0]);
 }
 
 #[test]
@@ -498,13 +496,16 @@ fn illegal_gambler_choice_loses() {
 
 #[test]
 fn endings_are_counted_without_names() {
-    assert_eq!(super::ending_kind("BlackA checkmated"), "checkmated");
     assert_eq!(
-        super::ending_kind("WhiteB (Rukav 0.1.0) crashed (exited)"),
+        super::summary::ending_kind("BlackA checkmated"),
+        "checkmated"
+    );
+    assert_eq!(
+        super::summary::ending_kind("WhiteB (Rukav 0.1.0) crashed (exited)"),
         "crashed"
     );
     assert_eq!(
-        super::ending_kind("BlackB (x) played an illegal move: e2e5"),
+        super::summary::ending_kind("BlackB (x) played an illegal move: e2e5"),
         "played an illegal move"
     );
 }
