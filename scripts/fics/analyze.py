@@ -91,16 +91,42 @@ p(f'# FICS bughouse run `{tag}`: {len(records)} games')
 p('')
 p('Seats: ' + ', '.join(f'{b} {engines[b]}' for b in BOTS) + ' (teams BugA+BugB, BugC+BugD)')
 p('')
-p('| game | tc | board | white | black | result | plies | drops W/B | illegal | hangs | time losses (clock at last sit) | tells sent / heard |')
+p('| game | tc | board | white | black | result | plies | drops W/B | illegal | hangs | loss on time: the last sit (clock when it began, budget) | tells sent / heard |')
 p('|---|---|---|---|---|---|---|---|---|---|---|---|')
 totals = collections.Counter()
 team_points = collections.Counter()
 engine_drops = collections.defaultdict(lambda: collections.Counter())
 time_losses = []
+
+
+def flagged_board(boards):
+    """The board whose player ran out of time. The server ends both boards
+    when one player flags and writes "X forfeits on time" on both; the flag
+    fell where the loser's clock at the last move (seconds, style 12) ran
+    out first after that move: while the loser was to move, or, when it had
+    moved last, with nothing left (0 s) on its clock."""
+    best = None
+    for bd in boards:
+        m = re.search(r'(\w+) forfeits on time', bd.get('reason') or '')
+        clocks = bd.get('clocks_ms')
+        if not m or not clocks or bd.get('last_move_t') is None:
+            continue
+        loser_is_white = m.group(1) == bd['white']
+        loser_clock = clocks[0] if loser_is_white else clocks[1]
+        white_to_move = bd.get('plies', 0) % 2 == 0
+        if white_to_move != loser_is_white and loser_clock > 0:
+            continue
+        flag_at = bd['last_move_t'] + loser_clock
+        if best is None or flag_at < best[0]:
+            best = (flag_at, bd['game'])
+    return None if best is None else best[1]
+
+
 for k, rec in enumerate(records):
     info = {b: (per_bot[b][k] if k < len(per_bot[b]) else None) for b in BOTS}
     illegal = sum(len(i['illegal']) + len(i['errors']) for i in info.values() if i)
     winner_team = None
+    flag_board = flagged_board(rec['boards'])
     for bd in rec['boards']:
         reason = bd.get('reason') or ''
         res = bd.get('result')
@@ -112,16 +138,19 @@ for k, rec in enumerate(records):
             winner_team = 'draw'
         losses = ''
         m = re.search(r'(\w+) forfeits on time', reason)
-        if m and m.group(1) in info and info[m.group(1)]:
+        if m and bd['game'] != flag_board:
+            losses = "the partner's flag"
+        elif m and m.group(1) in info and info[m.group(1)]:
             loser = m.group(1)
             i = info[loser]
             last = i['sits'][-1] if i['sits'] else None
             during = i.get('sitting') is not None
+            after = i['moves'] - last['after_move'] - (0 if during else 1) if last else 0
             losses = (f'{loser} ({engines[loser]}): ' +
-                      (f'last sit {last["reason"]} from {last["clock_ms"] / 1000:.1f} s for {last["budget_ms"]} ms'
-                       f'{", flagged during it" if during else ""}' if last else 'no sit'))
+                      (f'last sit {last["reason"]} from {last["clock_ms"] / 1000:.1f} s for {last["budget_ms"]} ms, '
+                       + ('flagged during it' if during else f'{after} moves after it') if last else 'no sit'))
             time_losses.append(dict(game=rec['n'], loser=loser, engine=engines[loser], during_sit=during,
-                                    last_sit=last))
+                                    last_sit=last, moves_after=after))
         drops = bd.get('drops', {})
         engine_drops[engines[bd['white']]]['W'] += drops.get('W', 0)
         engine_drops[engines[bd['black']]]['B'] += drops.get('B', 0)
@@ -147,8 +176,9 @@ p('Drops by engine and colour: ' + '; '.join(f'{e} as White {c["W"]}, as Black {
                                              for e, c in sorted(engine_drops.items())))
 p(f'Losses on time: {len(time_losses)}; ' + '; '.join(
     f'game {t["game"]} {t["loser"]} ({t["engine"]}): '
-    + (f'last sit from {t["last_sit"]["clock_ms"] / 1000:.1f} s' if t['last_sit'] else 'no sit')
-    + (', flagged during it' if t['during_sit'] else '') for t in time_losses))
+    + (f'last sit from {t["last_sit"]["clock_ms"] / 1000:.1f} s, '
+       + ('flagged during it' if t['during_sit'] else f'{t["moves_after"]} moves after it')
+       if t['last_sit'] else 'no sit') for t in time_losses))
 sent = collections.Counter()
 heard = collections.Counter()
 for b in BOTS:

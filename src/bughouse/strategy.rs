@@ -48,13 +48,15 @@ pub const LOST_SCORE: i32 = 1500;
 pub const HOLD_RESERVE_FLOOR_MS: u64 = 2000;
 /// A side that holds its move keeps at least this fraction (one part in
 /// this many) of what is left on its clock: one hold never spends more
-/// than two thirds of it, so that holds repeated move after move leave time
-/// for the rest of the game ([`hold_reserve`]).
-pub const HOLD_RESERVE_CLOCK_DIVISOR: u64 = 3;
+/// than half of it, so that holds repeated move after move leave time for
+/// the rest of the game ([`hold_reserve`]).
+pub const HOLD_RESERVE_CLOCK_DIVISOR: u64 = 2;
 /// ... and at least this fraction (one part in this many) of the game's
-/// clock (the most it had this game): 6 s of a 2-minute game, enough for
-/// the lag of a server without timeseal and the moves left to play.
-pub const HOLD_RESERVE_GAME_DIVISOR: u64 = 20;
+/// clock (the most it had this game): 12 s of a 2-minute game. On the local
+/// FICS without timeseal the server charged about 0.5 to 1 s a move for
+/// moves the engine made in 0.2 s, and a side that sat from 16 s down to
+/// the former 6 s (a twentieth) flagged a few moves later.
+pub const HOLD_RESERVE_GAME_DIVISOR: u64 = 10;
 /// Holds shorter than this (ms) are not worth making.
 pub const MIN_HOLD_MS: u64 = 300;
 /// Clock (ms) a side sitting for a piece it asked for keeps at the least
@@ -200,8 +202,8 @@ pub fn may_arrive(partner_boards: &[Position], ours: Color, k: PieceType) -> boo
 
 /// The clock (ms) a side that holds its move keeps, for every reason of
 /// holding, with `own_ms` on its clock in a game whose clock was `game_ms`
-/// at the most: [`HOLD_RESERVE_FLOOR_MS`], a third of `own_ms`
-/// ([`HOLD_RESERVE_CLOCK_DIVISOR`]) or a twentieth of `game_ms`
+/// at the most: [`HOLD_RESERVE_FLOOR_MS`], half of `own_ms`
+/// ([`HOLD_RESERVE_CLOCK_DIVISOR`]) or a tenth of `game_ms`
 /// ([`HOLD_RESERVE_GAME_DIVISOR`]), whichever is most. On a real server
 /// a side that sat until 2 s were left lost on time to lag.
 pub fn hold_reserve(own_ms: u64, game_ms: u64) -> u64 {
@@ -748,7 +750,7 @@ mod tests {
         assert_eq!(d.requests, vec![PartnerMessage::Dead]);
         assert_eq!(
             d.hold,
-            Some((SitReason::Lost, Duration::from_millis(6_000)))
+            Some((SitReason::Lost, Duration::from_millis(4_500)))
         );
         let again = b.decide(&mated, Some(8_000), Some(3_000), false);
         assert!(again.requests.is_empty(), "{again:?}");
@@ -779,22 +781,28 @@ mod tests {
         assert_eq!(d.requests, vec![PartnerMessage::Dead]);
         assert_eq!(
             d.hold,
-            Some((SitReason::Lost, Duration::from_millis(6_000)))
+            Some((SitReason::Lost, Duration::from_millis(4_500)))
         );
     }
 
     /// The holds seen on FICS in 2-minute games (`sitting while mated at
     /// most 84895 ms`, `sitting as the partner asked at most 65000 ms`,
-    /// each leaving about 2 s, then lost on time): every reason of holding
-    /// now keeps a third of the clock and 6 s of a 2-minute game, and holds
-    /// repeated move after move never take the clock below that.
+    /// each leaving about 2 s, then lost on time; later a sit from 16 s down
+    /// to 6 s, flagged a few moves on): every reason of holding now keeps
+    /// half of the clock and 12 s of a 2-minute game, and holds repeated
+    /// move after move never take the clock below that.
     #[test]
     fn holds_in_a_two_minute_game_keep_time_for_the_rest_of_it() {
         let game = 120_000;
-        assert_eq!(hold_reserve(86_895, game), 28_965);
+        assert_eq!(hold_reserve(86_895, game), 43_447);
         assert_eq!(
             stall_budget(86_895, game),
-            Some(Duration::from_millis(57_930))
+            Some(Duration::from_millis(43_448))
+        );
+        // The sit seen on FICS from 16 s: 4 s at most, 12 s kept.
+        assert_eq!(
+            stall_budget(16_000, game),
+            Some(Duration::from_millis(4_000))
         );
         let mated =
             Position::from_fen("8/8/8/8/8/6k1/8/7K[q] w - - 0 1", Variant::Bughouse.rules())
@@ -803,25 +811,25 @@ mod tests {
         b.decide(&mated, Some(game), Some(game), true);
         let d = b.decide(&mated, Some(67_000), Some(60_000), true);
         let (_, budget) = d.hold.expect("a mated side stalls");
-        assert!(67_000 - budget.as_millis() as u64 >= 67_000 / 3, "{d:?}");
+        assert!(67_000 - budget.as_millis() as u64 >= 67_000 / 2, "{d:?}");
         b.hear(PartnerMessage::Sit);
         let pos = Position::startpos(Variant::Bughouse);
         let d = b.decide(&pos, Some(67_000), Some(60_000), true);
         assert_eq!(
             d.hold,
-            Some((SitReason::PartnerAsked, Duration::from_millis(44_667)))
+            Some((SitReason::PartnerAsked, Duration::from_millis(33_500)))
         );
         // Stalling on every move from a full clock: the clock never falls
-        // below 6 s, the twentieth of the game.
+        // below 12 s, the tenth of the game.
         let mut own = game;
         while let Some(hold) = stall_budget(own, game) {
             own -= hold.as_millis() as u64;
             assert!(own >= game / HOLD_RESERVE_GAME_DIVISOR, "{own}");
         }
-        assert!(own >= 6_000);
+        assert!(own >= 12_000);
         // With no time left to keep, nothing is held.
-        assert_eq!(stall_budget(6_200, game), None);
-        assert_eq!(asked_sit_budget(6_200, game), None);
+        assert_eq!(stall_budget(12_200, game), None);
+        assert_eq!(asked_sit_budget(12_200, game), None);
     }
 
     #[test]
@@ -855,7 +863,7 @@ mod tests {
         let d = b.decide(&pos, Some(30_000), Some(30_000), true);
         assert_eq!(
             d.hold,
-            Some((SitReason::PartnerAsked, Duration::from_millis(20_000)))
+            Some((SitReason::PartnerAsked, Duration::from_millis(15_000)))
         );
         // A side winning its own board plays on.
         let won = Position::from_fen(WON, Variant::Bughouse.rules()).unwrap();

@@ -67,11 +67,11 @@ fn uci_sitting_holds_the_move_until_go() {
     s.send("position startpos");
     s.send("bughouse ptell sit");
     s.send("go wtime 60000 btime 60000");
-    // Sitting, keeping a third of its clock, and saying so.
+    // Sitting, keeping half of its clock, and saying so.
     let sit = expect_sitting(&mut s);
     assert_eq!(
         sit,
-        "info string sitting as the partner asked at most 40000 ms"
+        "info string sitting as the partner asked at most 30000 ms"
     );
     s.send("bughouse ptell go");
     s.expect("bestmove after go", |l| l.starts_with("bestmove "));
@@ -409,8 +409,9 @@ fn xboard_unknown_tells_are_answered_once_a_game() {
 
 /// The holds seen in 2-minute games on FICS: `sitting while mated at most
 /// 84895 ms` and `sitting as the partner asked at most 65000 ms` left
-/// about 2 s, and a bot without timeseal then lost on time. Every hold now
-/// keeps a third of the clock (and a twentieth of the game's).
+/// about 2 s, and a bot without timeseal then lost on time (and later one
+/// that sat from 16 s down to 6 s). Every hold now keeps half of the clock
+/// (and a tenth of the game's).
 #[test]
 fn xboard_holds_keep_a_reserve_on_a_two_minute_clock() {
     let mut s = zippy_session();
@@ -425,10 +426,10 @@ fn xboard_holds_keep_a_reserve_on_a_two_minute_clock() {
     let sit = s.expect("the stall", |l| {
         l.starts_with("# sitting") || l.starts_with("move ")
     });
-    assert_eq!(sit, "# sitting while mated at most 57934 ms");
+    assert_eq!(sit, "# sitting while mated at most 43450 ms");
     s.send("?");
     zippy_move(&mut s);
-    // The partner asks to sit: at 67 s, at most two thirds of it.
+    // The partner asks to sit: at 67 s, at most half of it.
     s.send("new");
     s.send("variant bughouse");
     s.send("level 0 2 0");
@@ -439,7 +440,7 @@ fn xboard_holds_keep_a_reserve_on_a_two_minute_clock() {
     let sit = s.expect("the sit", |l| {
         l.starts_with("# sitting") || l.starts_with("move ")
     });
-    assert_eq!(sit, "# sitting as the partner asked at most 44667 ms");
+    assert_eq!(sit, "# sitting as the partner asked at most 33500 ms");
     s.send("ptell go");
     zippy_move(&mut s);
     s.quit_ok();
