@@ -14,6 +14,8 @@ use std::sync::atomic::Ordering;
 /// The deepest iteration (leaving room below it for the plies the
 /// search adds: extensions, quiescence).
 const MAX_ITERATION_DEPTH: i32 = MAX_PLY as i32 - 4;
+/// Percentages are hundredths.
+const PERCENT: i32 = 100;
 
 impl Worker {
     /// Iterative deepening from `root`. Reports through `report` (main thread).
@@ -99,7 +101,7 @@ impl Worker {
                     } else {
                         break s;
                     }
-                    delta += delta * params::aspiration_growth_percent() / 100;
+                    delta += delta * params::aspiration_growth_percent() / PERCENT;
                     if delta > params::aspiration_max_delta() {
                         alpha = -INF;
                         beta = INF;

@@ -5,6 +5,10 @@ use crate::eval::PIECE_VALUE;
 use crate::position::Position;
 use crate::types::{Move, PieceType, Square};
 
+/// The longest exchange followed (captures on one square, both sides);
+/// longer ones are cut two short of it.
+const MAX_EXCHANGES: usize = 40;
+
 /// Static exchange evaluation: the material balance of the capture sequence
 /// on `m`'s target square, best play for both sides (drops included as moves
 /// that capture nothing).
@@ -15,7 +19,7 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     let to = m.to();
     let us = pos.side_to_move();
     let mut occ = pos.occupied();
-    let mut gain = [0i32; 40];
+    let mut gain = [0i32; MAX_EXCHANGES];
     let mut moving_value;
     let mut d = 0;
     gain[0] = match pos.captured_kind(m) {
@@ -43,7 +47,7 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     let bq = pos.kind_bb(PieceType::Bishop) | pos.kind_bb(PieceType::Queen);
     loop {
         let mine = attackers & pos.color_bb(side);
-        if mine.is_empty() || d >= 38 {
+        if mine.is_empty() || d >= MAX_EXCHANGES - 2 {
             break;
         }
         // Least valuable attacker.

@@ -118,13 +118,13 @@ pub fn time_limits(
 }
 
 /// Percentages are hundredths.
-const PERCENT: f64 = 100.0;
+const PERCENT: u32 = 100;
 /// The hard limit stays this far below what is left of the clock (ms).
 const HARD_LIMIT_MARGIN_MS: u64 = 10;
 
 /// `share` percent of `x`, rounded down, for any `x` (no overflow).
 fn percent(x: u64, share: u64) -> u64 {
-    u64::try_from(u128::from(x) * u128::from(share) / 100).unwrap_or(u64::MAX)
+    u64::try_from(u128::from(x) * u128::from(share) / u128::from(PERCENT)).unwrap_or(u64::MAX)
 }
 
 /// Should iterative deepening stop after `depth` (main thread, not
@@ -139,7 +139,7 @@ pub fn soft_limit_reached(
     let stable = depth > params::time_stable_min_depth()
         && i64::from(best_move_changes) <= i64::from(params::time_stable_changes_max());
     let factor = if stable {
-        f64::from(params::time_stable_percent()) / PERCENT
+        f64::from(params::time_stable_percent()) / f64::from(PERCENT)
     } else {
         1.0
     };

@@ -7,6 +7,16 @@ use super::score::MATE_BOUND;
 use crate::types::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// A store does not replace an entry of the current search that is this
+/// many plies deeper (unless it is exact or for the same position).
+const KEEP_DEEPER_BY: i32 = 3;
+/// `hashfull` looks at this many slots.
+const HASHFULL_SAMPLE: usize = 1000;
+/// `hashfull` is in per-mille (the UCI definition).
+const PER_MILLE: usize = 1000;
+/// The page size the table is aligned to (bytes).
+const PAGE_BYTES: usize = 4096;
+
 /// Bound type of a stored score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -92,7 +102,7 @@ fn advise_huge_pages<T>(v: &mut Vec<T>) {
         let spare = v.spare_capacity_mut();
         let start = spare.as_mut_ptr() as usize;
         let end = start + std::mem::size_of_val(spare);
-        let page = 4096;
+        let page = PAGE_BYTES;
         let aligned = (start + page - 1) & !(page - 1);
         if end > aligned {
             // SAFETY: the range lies inside this vector's own allocation
@@ -263,7 +273,7 @@ impl TranspositionTable {
         let old_depth = ((old >> 48) & 255) as i32;
         let old_age = ((old >> 58) & 63) as u8;
         let same = old_key == key;
-        if !same && old_age == age && old_depth > depth + 3 && bound != Bound::Exact {
+        if !same && old_age == age && old_depth > depth + KEEP_DEEPER_BY && bound != Bound::Exact {
             return;
         }
         // Keep the old move when this store has none for the same position.
@@ -280,7 +290,7 @@ impl TranspositionTable {
     /// Per-mille of slots used by the current search (sampled).
     pub fn hashfull(&self) -> usize {
         let age = self.age.load(Ordering::Relaxed) & 63;
-        let n = self.slots.len().min(1000);
+        let n = self.slots.len().min(HASHFULL_SAMPLE);
         let used = self.slots[..n]
             .iter()
             .filter(|s| {
@@ -288,7 +298,7 @@ impl TranspositionTable {
                 d != 0 && (d >> 58) & 63 == age
             })
             .count();
-        used * 1000 / n.max(1)
+        used * PER_MILLE / n.max(1)
     }
 
     /// Hints the CPU to fetch the slot of `key`.
