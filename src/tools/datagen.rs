@@ -10,86 +10,11 @@ use super::record::{Record, RECORD_SIZE};
 use rukav::engine::Engine;
 use rukav::rng::Rng;
 use rukav::search::{Limits, MATE_BOUND};
-use rukav::{Color, Move, Outcome, Position, Rules, Variant};
+use rukav::{Color, Move, Outcome, Position, Variant};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
-
-/// Settings of a data-generation run.
-#[derive(Clone, Debug)]
-pub struct DatagenConfig {
-    /// Rules to play.
-    pub rules: Rules,
-    /// Index of the first game to play (a resumed run starts where the last
-    /// one stopped; a slice of a larger run starts at its first game).
-    pub first_game: u64,
-    /// End of the games to play: indices `first_game .. games` are played.
-    pub games: u64,
-    /// Node budget per move.
-    pub nodes: u64,
-    /// Worker threads (one game each at a time).
-    pub threads: usize,
-    /// Opening FENs to start from (empty: the start position).
-    pub openings: Vec<String>,
-    /// Random plies played before the engine takes over (one more in half
-    /// of the games).
-    pub random_plies: u32,
-    /// Openings the engine judges beyond this many centipawns for either
-    /// side after the random plies (a search of [`OPENING_CHECK_NODES`]
-    /// nodes) are drawn again; `None` keeps every opening.
-    pub opening_limit: Option<i32>,
-    /// Seed of the random openings.
-    pub seed: u64,
-    /// Simulated clocks of two-board (bughouse) games; unused otherwise.
-    pub sim: SimClock,
-}
-
-/// The simulated time of a two-board game ([`bughouse`]): every seat's
-/// clock and what a move costs on it. Simulated, so that a game is the same
-/// whatever the machine's speed and load.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SimClock {
-    /// Starting time of every seat's clock (simulated ms).
-    pub base_ms: u64,
-    /// Added to the mover's clock after each move (simulated ms).
-    pub inc_ms: u64,
-    /// Simulated thinking time of a search that uses the whole node budget,
-    /// before the random factor (0.5 to 1.5) of each move.
-    pub move_ms: u64,
-}
-
-impl Default for SimClock {
-    /// 30 s + 1 s per move, 1 s per full search: a seat that keeps moving
-    /// keeps about its base time, a seat that waits for a piece loses on
-    /// time after about 30 moves of the other board.
-    fn default() -> SimClock {
-        SimClock {
-            base_ms: 30_000,
-            inc_ms: 1_000,
-            move_ms: 1_000,
-        }
-    }
-}
-
-/// Nodes of the search that judges a random opening ([`DatagenConfig::opening_limit`]).
-pub const OPENING_CHECK_NODES: u64 = 20_000;
-/// Tries to draw an opening within the limit before a game is given up
-/// (it then writes no positions, and the run stays reproducible).
-const OPENING_TRIES: u32 = 32;
-
-/// The engine's judgement of an opening: the score of a fresh search of
-/// [`OPENING_CHECK_NODES`] nodes (side to move's view).
-fn opening_score(engine: &mut Engine, pos: Position) -> i32 {
-    engine.new_game();
-    engine.set_position(pos, Vec::new());
-    let limits = Limits {
-        nodes: Some(OPENING_CHECK_NODES),
-        multipv: 1,
-        ..Limits::default()
-    };
-    engine.search_sync(limits, &|_| {}).score
-}
 
 /// The opening of one game: a book position or the start position, then the
 /// random plies, drawn again while the engine judges it lost for one side.
@@ -577,5 +502,9 @@ fn parse_progress(text: &str, fingerprint: &str) -> Result<(u64, u64), String> {
 }
 
 pub mod bughouse;
+pub mod setup;
+
+use setup::{opening_score, OPENING_TRIES};
+pub use setup::{DatagenConfig, SimClock};
 #[cfg(test)]
 mod tests;

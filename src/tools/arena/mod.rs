@@ -41,6 +41,7 @@
 //! most valuable piece that may be taken.
 
 pub use self::config::{parse_tc, ArenaArgs, ArenaConfig};
+pub use self::recorder::Update;
 pub use self::slots::run;
 pub use self::summary::print_summary;
 // Public items that only the arena's own files (and its tests) use, kept
@@ -57,28 +58,12 @@ mod config;
 mod engines;
 mod game;
 mod recorder;
+mod seats;
 mod slots;
 mod summary;
 mod talk;
 #[cfg(test)]
 mod tests;
-
-/// What a running match reports.
-pub enum Update<'a> {
-    /// A setup message (which engine plays where).
-    Note(&'a str),
-    /// A game ended: games played so far and the game's line.
-    Game(u32, &'a str),
-}
-
-impl Update<'_> {
-    /// The text of the update.
-    pub fn line(&self) -> &str {
-        match self {
-            Update::Note(l) | Update::Game(_, l) => l,
-        }
-    }
-}
 
 /// `rukav arena`: runs the match and prints the summary.
 pub fn main(args: ArenaArgs) -> Result<(), String> {

@@ -4,11 +4,27 @@
 use super::config::ArenaConfig;
 use super::summary::{GameRecord, Summary};
 use super::talk::TalkStats;
-use super::Update;
 use crate::tools::bpgn;
 use crate::tools::elo::{elo_with_error, format_elo, pair_scores};
 use rukav::bughouse::{Game, MatchResult, TimeControl};
 use std::io::Write;
+
+/// What a running match reports.
+pub enum Update<'a> {
+    /// A setup message (which engine plays where).
+    Note(&'a str),
+    /// A game ended: games played so far and the game's line.
+    Game(u32, &'a str),
+}
+
+impl Update<'_> {
+    /// The text of the update.
+    pub fn line(&self) -> &str {
+        match self {
+            Update::Note(l) | Update::Game(_, l) => l,
+        }
+    }
+}
 
 /// A game a slot finished, on its way to be recorded in game order.
 pub(super) struct Played {

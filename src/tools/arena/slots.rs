@@ -4,10 +4,9 @@
 
 use super::config::{cfg_cmd, check_concurrency, split_command, ArenaConfig};
 use super::engines::{Msg, Proc};
-use super::recorder::{Played, Recorder};
+use super::recorder::{Played, Recorder, Update};
 use super::summary::Summary;
 use super::talk::TalkLog;
-use super::Update;
 use rukav::bughouse::{board_letter, seat_name};
 use rukav::{Color, Rules};
 use std::collections::BTreeMap;

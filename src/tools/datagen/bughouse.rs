@@ -56,7 +56,7 @@
 //! board B record's result is team 2's). Records are written in the order
 //! their moves were played, both boards interleaved.
 
-use super::{opening_score, DatagenConfig, SimClock, OPENING_TRIES};
+use super::setup::{opening_score, DatagenConfig, SimClock, OPENING_TRIES};
 use crate::tools::record::Record;
 use rukav::bughouse::{team_of, Game, Settings, TimeControl};
 use rukav::engine::Engine;
