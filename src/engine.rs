@@ -233,7 +233,7 @@ pub struct Engine {
     multipv: usize,
     /// Milliseconds kept back per move for communication delays.
     move_overhead: u64,
-    /// Bughouse: the partner's requests and board, the clocks, our requests.
+    /// Bughouse: the partner's requests and board, our requests.
     bughouse: Bughouse,
     /// The protocol carries partner messages (UCI with `UCI_Bughouse`,
     /// xboard): on a bughouse board the engine then plans requests and
@@ -668,12 +668,7 @@ impl Engine {
         let side = pos.side_to_move();
         let horizon = moves_horizon(pos.rules());
         let (mut soft, mut hard) = time_limits(&request.clock, side, self.move_overhead, horizon);
-        let mut limits = Limits {
-            multipv: request.limits.multipv.max(self.multipv),
-            ..request.limits.clone()
-        };
-        let mut setup = self.search_setup();
-        self.weaken(&mut limits, &mut setup);
+        let (mut limits, mut setup) = self.limits_and_setup(request.limits.clone());
         if pos.rules().two_boards {
             setup.bias = self.bughouse.bias(side);
         }
@@ -702,13 +697,21 @@ impl Engine {
         (limits, setup, decision)
     }
 
-    /// The network and endgame tables a search of the current position uses.
-    fn search_setup(&self) -> SearchSetup {
-        SearchSetup {
+    /// What every search of the current position starts from: `limits`
+    /// with the engine's MultiPV, the network and endgame tables in use,
+    /// and the strength level applied.
+    fn limits_and_setup(&mut self, limits: Limits) -> (Limits, SearchSetup) {
+        let mut limits = Limits {
+            multipv: limits.multipv.max(self.multipv),
+            ..limits
+        };
+        let mut setup = SearchSetup {
             net: self.active_net(),
             endgames: self.active_endgames(),
             ..SearchSetup::default()
-        }
+        };
+        self.weaken(&mut limits, &mut setup);
+        (limits, setup)
     }
 
     /// Applies the strength level to a search's limits: its node budget,
@@ -874,12 +877,7 @@ impl Engine {
             self.tt.clone(),
             self.histories.clone(),
         ));
-        let mut limits = Limits {
-            multipv: limits.multipv.max(self.multipv),
-            ..limits
-        };
-        let mut setup = self.search_setup();
-        self.weaken(&mut limits, &mut setup);
+        let (limits, setup) = self.limits_and_setup(limits);
         let report = |info: &Info| report(info);
         search::search(
             &self.position,

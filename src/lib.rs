@@ -7,6 +7,7 @@
 pub mod attacks;
 pub mod bench;
 pub mod bughouse;
+pub mod data_file;
 pub mod endgames;
 pub mod engine;
 pub mod eval;

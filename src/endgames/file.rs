@@ -97,14 +97,7 @@ impl Tables {
 
 /// Loads a table file (see [`Tables::to_bytes`]).
 pub fn load_file(path: &str) -> Result<Tables, TablesFileError> {
-    let bytes = std::fs::read(path).map_err(|source| TablesFileError::Unreadable {
-        path: path.to_string(),
-        source,
-    })?;
-    Tables::from_bytes(&bytes).map_err(|source| TablesFileError::Invalid {
-        path: path.to_string(),
-        source,
-    })
+    crate::data_file::load(path, Tables::from_bytes)
 }
 
 /// Why [`Tables::from_bytes`] refused a table file's bytes.
@@ -144,33 +137,4 @@ impl fmt::Display for TablesError {
 impl std::error::Error for TablesError {}
 
 /// Why [`load_file`] loaded no tables.
-#[derive(Debug)]
-pub enum TablesFileError {
-    /// The file could not be read.
-    Unreadable {
-        /// The path as given.
-        path: String,
-        /// What the system said.
-        source: std::io::Error,
-    },
-    /// The file was read; its contents are no tables this engine reads.
-    Invalid {
-        /// The path as given.
-        path: String,
-        /// What is wrong with the contents.
-        source: TablesError,
-    },
-}
-
-impl fmt::Display for TablesFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TablesFileError::Unreadable { path, source } => {
-                write!(f, "cannot read '{path}': {source}")
-            }
-            TablesFileError::Invalid { path, source } => write!(f, "'{path}': {source}"),
-        }
-    }
-}
-
-impl std::error::Error for TablesFileError {}
+pub type TablesFileError = crate::data_file::FileError<TablesError>;

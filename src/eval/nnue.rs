@@ -237,36 +237,7 @@ impl fmt::Display for NetworkError {
 impl std::error::Error for NetworkError {}
 
 /// Why [`load_file`] loaded no network.
-#[derive(Debug)]
-pub enum NetworkFileError {
-    /// The file could not be read.
-    Unreadable {
-        /// The path as given.
-        path: String,
-        /// What the system said.
-        source: std::io::Error,
-    },
-    /// The file was read; its contents are no network this engine reads.
-    Invalid {
-        /// The path as given.
-        path: String,
-        /// What is wrong with the contents.
-        source: NetworkError,
-    },
-}
-
-impl fmt::Display for NetworkFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NetworkFileError::Unreadable { path, source } => {
-                write!(f, "cannot read '{path}': {source}")
-            }
-            NetworkFileError::Invalid { path, source } => write!(f, "'{path}': {source}"),
-        }
-    }
-}
-
-impl std::error::Error for NetworkFileError {}
+pub type NetworkFileError = crate::data_file::FileError<NetworkError>;
 
 /// The file checksum: FNV-1a, 64 bits.
 pub fn checksum(bytes: &[u8]) -> u64 {
@@ -729,12 +700,5 @@ pub fn default_network() -> Option<Arc<Network>> {
 
 /// Loads a network file.
 pub fn load_file(path: &str) -> Result<Network, NetworkFileError> {
-    let bytes = std::fs::read(path).map_err(|source| NetworkFileError::Unreadable {
-        path: path.to_string(),
-        source,
-    })?;
-    Network::from_bytes(&bytes).map_err(|source| NetworkFileError::Invalid {
-        path: path.to_string(),
-        source,
-    })
+    crate::data_file::load(path, Network::from_bytes)
 }

@@ -51,6 +51,22 @@ impl Node {
     }
 }
 
+/// A move about to be searched, with what the move loop knows of it
+/// (worked out once, read by pruning, reductions and the history update).
+#[derive(Clone, Copy)]
+struct Candidate {
+    /// The move.
+    m: Move,
+    /// Its ordering score.
+    score: i32,
+    /// Its number among the moves searched at this node (1-based).
+    count: usize,
+    /// It captures.
+    capture: bool,
+    /// Neither a capture nor a promotion.
+    quiet: bool,
+}
+
 /// What a singular-extension test decides for the table's move.
 enum Singular {
     /// Search the move this many plies deeper (1), shallower (-1) or as is (0).
@@ -130,16 +146,22 @@ impl Worker {
                 continue;
             }
             let capture = pos.is_capture(m);
-            let quiet = !capture && !m.is_promotion();
             count += 1;
+            let c = Candidate {
+                m,
+                score: move_score,
+                count,
+                capture,
+                quiet: !capture && !m.is_promotion(),
+            };
             if root {
                 self.root_move_started(m, count, root_ctx);
             }
             // Antichess: a quiet move onto an attacked square forces the
             // opponent to capture; it is tactical, never pruned.
-            let offers = quiet && offers_capture(pos, m);
+            let offers = c.quiet && offers_capture(pos, m);
             if !root && best_score > -MATE_BOUND && !offers {
-                match self.move_pruned(pos, &node, &checks, m, move_score, depth, count, alpha) {
+                match self.move_pruned(pos, &node, &checks, &c, depth, alpha) {
                     MovePruning::Search => {}
                     MovePruning::Skip => continue,
                     MovePruning::SkipQuiets => {
@@ -181,19 +203,11 @@ impl Worker {
             } else {
                 let r = if depth >= params::lmr_min_depth()
                     && count > 1 + PV as usize
-                    && (quiet || move_score < 0)
+                    && (c.quiet || move_score < 0)
                     && !node.forced
                     && !offers
                 {
-                    self.reduction::<PV>(
-                        &node,
-                        depth,
-                        new_depth,
-                        count,
-                        quiet,
-                        move_score,
-                        gives_check,
-                    )
+                    self.reduction::<PV>(&node, &c, depth, new_depth, gives_check)
                 } else {
                     0
                 };
@@ -214,7 +228,7 @@ impl Worker {
                 break;
             }
             if m != best_move {
-                tried.add(pos, m);
+                tried.add(m, c.capture, c.quiet);
             }
         }
         if root && best_move.is_null() {
@@ -411,24 +425,19 @@ impl Worker {
         (s >= beta).then_some(if s >= MATE_BOUND { beta } else { s })
     }
 
-    /// Late move pruning, futility and bad-capture pruning of move `m`
-    /// (the `count`-th, ordered `move_score`).
-    #[allow(clippy::too_many_arguments)]
+    /// Late move pruning, futility and bad-capture pruning of the move `c`.
     fn move_pruned(
         &self,
         pos: &Position,
         node: &Node,
         checks: &CheckInfo,
-        m: Move,
-        move_score: i32,
+        c: &Candidate,
         depth: i32,
-        count: usize,
         alpha: i32,
     ) -> MovePruning {
-        let capture = pos.is_capture(m);
-        let quiet = !capture && !m.is_promotion();
+        let (m, move_score, count) = (c.m, c.score, c.count);
         // Late move pruning and futility for quiet moves that do not check.
-        if quiet && !node.in_check && is_plain_quiet(move_score) && !checks.gives_check(pos, m) {
+        if c.quiet && !node.in_check && is_plain_quiet(move_score) && !checks.gives_check(pos, m) {
             let lmp_limit = (params::lmp_base() + depth * depth)
                 / if node.improving {
                     1
@@ -447,7 +456,7 @@ impl Worker {
             }
         }
         // Bad captures at low depth.
-        if capture
+        if c.capture
             && depth <= params::see_capture_depth()
             && move_score < 0
             && see(pos, m) < -params::see_capture_margin() * depth
@@ -515,20 +524,17 @@ impl Worker {
             && (depth >= params::check_ext_depth() || see(pos, m) >= 0)
     }
 
-    /// The late-move reduction of the `count`-th move.
-    #[allow(clippy::too_many_arguments)]
+    /// The late-move reduction of the move `c`.
     fn reduction<const PV: bool>(
         &self,
         node: &Node,
+        c: &Candidate,
         depth: i32,
         new_depth: i32,
-        count: usize,
-        quiet: bool,
-        move_score: i32,
         gives_check: bool,
     ) -> i32 {
         let last = super::worker::LMR_TABLE_SIZE - 1;
-        let mut r = i32::from(self.lmr[(depth as usize).min(last)][count.min(last)]);
+        let mut r = i32::from(self.lmr[(depth as usize).min(last)][c.count.min(last)]);
         if PV {
             r -= 1;
         }
@@ -538,9 +544,9 @@ impl Worker {
         if gives_check || node.in_check {
             r -= 1;
         }
-        if quiet {
+        if c.quiet {
             let max = params::lmr_history_max();
-            r -= (move_score / params::lmr_history_div()).clamp(-max, max);
+            r -= (c.score / params::lmr_history_div()).clamp(-max, max);
         }
         r.clamp(0, new_depth - 1)
     }

@@ -205,6 +205,20 @@ mod tests {
     use super::*;
     use crate::rules::Variant;
 
+    /// A node without a table move, killers, counter move or earlier moves.
+    fn no_hints(histories: &Histories) -> OrderingHints<'_> {
+        OrderingHints {
+            tt_move: Move::NULL,
+            killers: [Move::NULL; 2],
+            counter: Move::NULL,
+            rows: ContinuationRows {
+                one_back: super::super::history::NO_PIECE_TO,
+                two_back: super::super::history::NO_PIECE_TO,
+            },
+            histories,
+        }
+    }
+
     /// In antichess a quiet move that forces the opponent to capture is
     /// ordered above every plain quiet move; in chess the same move is not.
     #[test]
@@ -214,16 +228,7 @@ mod tests {
         let histories = Histories::new();
         for (variant, offers_first) in [(Variant::Antichess, true), (Variant::Chess, false)] {
             let pos = Position::from_fen(fen, variant.rules()).expect("valid FEN");
-            let hints = OrderingHints {
-                tt_move: Move::NULL,
-                killers: [Move::NULL; 2],
-                counter: Move::NULL,
-                rows: ContinuationRows {
-                    one_back: super::super::history::NO_PIECE_TO,
-                    two_back: super::super::history::NO_PIECE_TO,
-                },
-                histories: &histories,
-            };
+            let hints = no_hints(&histories);
             let checks = CheckInfo::new(&pos);
             let score_of = |uci: &str| {
                 let m = pos
@@ -250,16 +255,7 @@ mod tests {
         )
         .expect("valid FEN");
         let histories = Histories::new();
-        let hints = OrderingHints {
-            tt_move: Move::NULL,
-            killers: [Move::NULL; 2],
-            counter: Move::NULL,
-            rows: ContinuationRows {
-                one_back: super::super::history::NO_PIECE_TO,
-                two_back: super::super::history::NO_PIECE_TO,
-            },
-            histories: &histories,
-        };
+        let hints = no_hints(&histories);
         let checks = CheckInfo::new(&pos);
         let legal = pos.legal_moves();
         let mut picker = MovePicker::new(&pos, legal.clone(), &hints, &checks);

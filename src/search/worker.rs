@@ -429,13 +429,13 @@ pub(super) struct TriedMoves {
 }
 
 impl TriedMoves {
-    /// Keeps `m` (a quiet move or a capture; a quiet promotion is not kept).
+    /// Keeps a quiet move or a capture (a quiet promotion is not kept).
     #[inline]
-    pub fn add(&mut self, pos: &Position, m: Move) {
-        if pos.is_capture(m) {
-            let _ = self.captures.try_push(m);
-        } else if !m.is_promotion() {
+    pub fn add(&mut self, m: Move, capture: bool, quiet: bool) {
+        if quiet {
             let _ = self.quiets.try_push(m);
+        } else if capture {
+            let _ = self.captures.try_push(m);
         }
     }
 }
