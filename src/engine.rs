@@ -247,7 +247,7 @@ pub struct Engine {
     /// Evaluate with the network where it serves the variant (`Use NNUE`).
     use_nnue: bool,
     /// Antichess endgame tables loaded from a file (`AntichessTables`);
-    /// `None`: the built-in two-piece tables.
+    /// `None`: the built-in tables (up to three pieces).
     endgames: Option<Arc<crate::endgames::Tables>>,
     /// The playing strength.
     strength: Strength,
@@ -378,8 +378,8 @@ impl Engine {
         let variant_changed = rules.variant != self.rules.variant;
         self.rules = rules;
         if crate::endgames::covers(&rules) && self.endgames.is_none() {
-            // The built-in antichess endgame tables (about a quarter of a
-            // second) now, not on the clock of the first move.
+            // The built-in antichess endgame tables (read in about a tenth
+            // of a second) now, not on the clock of the first move.
             crate::endgames::builtin();
         }
         if variant_changed {
@@ -576,7 +576,7 @@ impl Engine {
     }
 
     /// Loads antichess endgame tables from a file (`AntichessTables`;
-    /// `<builtin>` or an empty name: the built-in two-piece tables). On
+    /// `<builtin>` or an empty name: the built-in tables). On
     /// error the current tables stay. Returns what is in use.
     pub fn set_endgame_file(&mut self, name: &str) -> Result<String, TablesFileError> {
         let name = name.trim();

@@ -2,7 +2,8 @@
 //! [`crate::endgames`]).
 
 use super::encoding::{
-    encode, index_of, pieces_of, position_at, signature, signatures, Signature, Table, TableResult,
+    encode, flipped, is_stored, locate, position_at, signatures, table_size, Signature, Table,
+    TableResult,
 };
 use super::tables::Tables;
 use crate::position::Position;
@@ -36,12 +37,19 @@ impl Tables {
         Tables::build_signatures(rules, sigs)
     }
 
-    /// Builds the tables of `sigs`, which must hold every table a capture
-    /// or promotion from one of them leads to.
+    /// Builds the tables of `sigs` (a signature or its colour swap), which
+    /// must hold every table a capture or promotion from one of them leads
+    /// to.
     pub(super) fn build_signatures(rules: Rules, mut sigs: Vec<Signature>) -> Tables {
         let total = |s: &Signature| s.iter().map(|&n| n as usize).sum::<usize>();
         let pawns = |s: &Signature| s[PieceType::Pawn.index()] + s[6 + PieceType::Pawn.index()];
-        sigs.sort_by_key(|s| (total(s), pawns(s)));
+        for s in &mut sigs {
+            if !is_stored(s) {
+                *s = flipped(s);
+            }
+        }
+        sigs.sort_by_key(|s| (total(s), pawns(s), *s));
+        sigs.dedup();
         let mut t = Tables {
             rules,
             max_pieces: sigs.iter().map(total).max().unwrap_or(0),
@@ -55,13 +63,16 @@ impl Tables {
     }
 
     fn build_one(&self, sig: &Signature) -> Table {
-        let pieces = pieces_of(sig);
-        let size = 2usize << (6 * pieces.len());
+        let size = table_size(sig);
         let mut codes = vec![0u8; size];
+        // Only the canonical entries are positions of the table: another
+        // image of the same position is looked up at its canonical index.
         let moves: Vec<Option<Moves>> = (0..size)
             .into_par_iter()
             .map(|index| {
-                position_at(self.rules, &pieces, index).map(|pos| self.moves_of(&pos, sig))
+                position_at(self.rules, sig, index)
+                    .filter(|pos| locate(pos) == (*sig, index))
+                    .map(|pos| self.moves_of(&pos, sig))
             })
             .collect();
         // Reverse edges: for each index the indices with a move to it.
@@ -158,9 +169,15 @@ impl Tables {
         for &m in list.iter() {
             let mut child = *pos;
             child.make_move(m);
-            if signature(&child) == *sig {
-                out.inside.push(index_of(&child) as u32);
-                continue;
+            // A double step that allows an en-passant capture leads out of
+            // the table (its positions have no en-passant square): the
+            // capture is compulsory (see `Tables::by_captures`).
+            if child.ep_square().is_none() {
+                let (child_sig, child_index) = locate(&child);
+                if child_sig == *sig {
+                    out.inside.push(child_index as u32);
+                    continue;
+                }
             }
             match self.known(&child) {
                 TableResult::Loss(d) => {

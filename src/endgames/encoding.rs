@@ -50,37 +50,179 @@ pub(super) fn pieces_of(sig: &Signature) -> Vec<Piece> {
     v
 }
 
-/// The index of `pos` in the table of its signature.
-pub(super) fn index_of(pos: &Position) -> usize {
-    let mut index = 0usize;
-    let mut shift = 1;
+/// Most pieces a table can hold (both sides together).
+pub(super) const MAX_TABLE_PIECES: usize = 4;
+
+/// Where the first piece of a pawnless table stands once the position is
+/// made canonical: the smallest square of each orbit of the eight
+/// symmetries of the board (a1, b1, c1, d1, b2, c2, d2, c3, d3, d4).
+const PAWNLESS_FIRST: [u8; 10] = [0, 1, 2, 3, 9, 10, 11, 18, 19, 27];
+
+/// How many squares the first piece may stand on in a canonical
+/// position: ten without pawns, files a to d (32) with pawns, whose moves
+/// keep only the left-right mirror.
+fn first_squares(pawns: bool) -> usize {
+    if pawns {
+        32
+    } else {
+        PAWNLESS_FIRST.len()
+    }
+}
+
+/// The slot of the first piece's square among [`first_squares`], if the
+/// square is one of them.
+fn first_slot(sq: u8, pawns: bool) -> Option<usize> {
+    if pawns {
+        (sq & 7 < 4).then_some(usize::from((sq >> 3) * 4 + (sq & 7)))
+    } else {
+        PAWNLESS_FIRST.iter().position(|&s| s == sq)
+    }
+}
+
+/// The square of slot `slot` (see [`first_slot`]).
+fn first_square(slot: usize, pawns: bool) -> u8 {
+    if pawns {
+        ((slot / 4) * 8 + slot % 4) as u8
+    } else {
+        PAWNLESS_FIRST[slot]
+    }
+}
+
+/// Symmetry `g` (0 to 7) of the board applied to a square: bit 2 swaps
+/// files and ranks, bit 0 mirrors the files, bit 1 the ranks. Positions
+/// with pawns use only 0 and 1.
+fn transform(sq: u8, g: u8) -> u8 {
+    let (mut file, mut rank) = (sq & 7, sq >> 3);
+    if g & 4 != 0 {
+        std::mem::swap(&mut file, &mut rank);
+    }
+    if g & 1 != 0 {
+        file = 7 - file;
+    }
+    if g & 2 != 0 {
+        rank = 7 - rank;
+    }
+    rank * 8 + file
+}
+
+/// The signature with the colours swapped.
+pub(super) fn flipped(sig: &Signature) -> Signature {
+    let mut out = [0u8; 12];
+    out[..6].copy_from_slice(&sig[6..]);
+    out[6..].copy_from_slice(&sig[..6]);
+    out
+}
+
+/// Whether a table of `sig` is stored: of a signature and its colour swap,
+/// the smaller (both, when they are the same). Positions of the other are
+/// looked up with colours swapped and the board turned upside down.
+pub(super) fn is_stored(sig: &Signature) -> bool {
+    *sig <= flipped(sig)
+}
+
+fn has_pawns(sig: &Signature) -> bool {
+    sig[PieceType::Pawn.index()] + sig[6 + PieceType::Pawn.index()] > 0
+}
+
+/// The number of entries of the table of `sig`: side to move, the first
+/// piece's canonical square, 64 squares for each other piece.
+pub(super) fn table_size(sig: &Signature) -> usize {
+    let n: usize = sig.iter().map(|&k| usize::from(k)).sum();
+    (2 * first_squares(has_pawns(sig))) << (6 * (n.max(1) - 1))
+}
+
+/// The pieces' squares in a table's order, sorted within each group of
+/// equal pieces (`groups`: the group lengths, in order).
+type Squares = arrayvec::ArrayVec<u8, MAX_TABLE_PIECES>;
+
+fn sort_groups(squares: &mut Squares, groups: &[usize]) {
+    let mut at = 0;
+    for &len in groups {
+        squares[at..at + len].sort_unstable();
+        at += len;
+    }
+}
+
+/// Where `pos` is stored: the signature of its table and its index there.
+/// The colours are swapped when its own signature is not stored, and of
+/// the board's symmetries (the left-right mirror only, with pawns) the one
+/// giving the smallest squares in the table's order is applied, so every
+/// image of a position has one entry. The position must have at most
+/// [`MAX_TABLE_PIECES`] pieces.
+pub(super) fn locate(pos: &Position) -> (Signature, usize) {
+    let own = signature(pos);
+    let swap = !is_stored(&own);
+    let sig = if swap { flipped(&own) } else { own };
+    let mut squares = Squares::new();
+    let mut groups = arrayvec::ArrayVec::<usize, 12>::new();
     for c in Color::ALL {
+        let actual = if swap { !c } else { c };
         for k in PieceType::ALL {
-            for sq in pos.pieces(c, k) {
-                index |= sq.index() << shift;
-                shift += 6;
+            let bb = pos.pieces(actual, k);
+            if bb.is_empty() {
+                continue;
+            }
+            groups.push(bb.count() as usize);
+            for sq in bb {
+                let s = sq.index() as u8;
+                squares.push(if swap { s ^ 56 } else { s });
             }
         }
     }
-    index | pos.side_to_move().index()
+    let side = if swap {
+        !pos.side_to_move()
+    } else {
+        pos.side_to_move()
+    };
+    let symmetries = if has_pawns(&sig) { 2 } else { 8 };
+    let mut best: Option<(u64, Squares)> = None;
+    for g in 0..symmetries {
+        let mut t: Squares = squares.iter().map(|&s| transform(s, g)).collect();
+        sort_groups(&mut t, &groups);
+        let key = t.iter().fold(0u64, |k, &s| (k << 6) | u64::from(s));
+        if best.as_ref().is_none_or(|(b, _)| key < *b) {
+            best = Some((key, t));
+        }
+    }
+    let Some((_, t)) = best else {
+        return (sig, side.index());
+    };
+    let slot = first_slot(t[0], has_pawns(&sig)).unwrap_or(0);
+    let body = t[1..]
+        .iter()
+        .fold(slot, |acc, &s| (acc << 6) | usize::from(s));
+    (sig, (body << 1) | side.index())
 }
 
-/// The position at `index` of a table of `pieces`, if the index is one
-/// (squares ascending among equal pieces, no pawn on rank 1 or 8, no
-/// square used twice).
-pub(super) fn position_at(rules: Rules, pieces: &[Piece], index: usize) -> Option<Position> {
+/// The position at `index` of the table of `sig`, if the index is one (the
+/// first piece on a canonical square, squares ascending among equal
+/// pieces, no pawn on rank 1 or 8, no square used twice). It may be an
+/// image of a position stored at another index (see [`locate`]).
+pub(super) fn position_at(rules: Rules, sig: &Signature, index: usize) -> Option<Position> {
+    let pieces = pieces_of(sig);
+    let n = pieces.len();
     let side = if index & 1 == 0 {
         Color::White
     } else {
         Color::Black
     };
-    let mut placed: arrayvec::ArrayVec<(Square, Piece), 8> = arrayvec::ArrayVec::new();
+    let body = index >> 1;
+    let slot = body >> (6 * (n - 1));
+    if slot >= first_squares(has_pawns(sig)) {
+        return None;
+    }
+    let mut placed: arrayvec::ArrayVec<(Square, Piece), MAX_TABLE_PIECES> =
+        arrayvec::ArrayVec::new();
     for (i, &p) in pieces.iter().enumerate() {
-        let sq = Square(((index >> (1 + 6 * i)) & 63) as u8);
-        if i > 0 && pieces[i - 1] == p && placed[i - 1].0 >= sq {
+        let sq = if i == 0 {
+            first_square(slot, has_pawns(sig))
+        } else {
+            ((body >> (6 * (n - 1 - i))) & 63) as u8
+        };
+        if i > 0 && pieces[i - 1] == p && placed[i - 1].0 .0 >= sq {
             return None;
         }
-        placed.push((sq, p));
+        placed.push((Square(sq), p));
     }
     Position::from_pieces(rules, &placed, side)
 }
@@ -105,7 +247,8 @@ pub(super) fn decode(code: u8) -> TableResult {
     }
 }
 
-/// Every signature of `total` pieces with at least one piece per side.
+/// Every stored signature (see [`is_stored`]) of `total` pieces with at
+/// least one piece per side.
 pub(super) fn signatures(total: usize) -> Vec<Signature> {
     let mut out = Vec::new();
     let mut sig = [0u8; 12];
@@ -113,7 +256,7 @@ pub(super) fn signatures(total: usize) -> Vec<Signature> {
         if slot == 12 {
             let white: u8 = sig[..6].iter().sum();
             let black: u8 = sig[6..].iter().sum();
-            if left == 0 && white > 0 && black > 0 {
+            if left == 0 && white > 0 && black > 0 && is_stored(sig) {
                 out.push(*sig);
             }
             return;

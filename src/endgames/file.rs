@@ -1,12 +1,21 @@
 //! The table file: writing, reading with every check, loading from disk.
 
-use super::encoding::{signatures, Signature, Table};
+use super::encoding::{is_stored, signatures, table_size, Signature, Table};
 use super::tables::Tables;
 use std::collections::HashMap;
 use std::fmt;
 
 /// File format of [`Tables::to_bytes`]: magic, then little-endian u32s.
-const MAGIC: &[u8; 8] = b"RUKAVEG1";
+const MAGIC: &[u8; 8] = b"RUKAVEG2";
+
+/// The most bytes a compressed table file may expand to: far more than
+/// every table of up to three pieces (about 20 MB), and a bound, so that a
+/// damaged or hostile file cannot make the engine allocate without end.
+const MAX_EXPANDED_BYTES: usize = 1 << 30;
+
+/// The compression level of [`Tables::to_compressed_bytes`] (zlib, the
+/// highest level).
+const COMPRESSION_LEVEL: u8 = 10;
 
 /// FNV-1a, 64 bits.
 fn checksum(bytes: &[u8]) -> u64 {
@@ -18,8 +27,9 @@ fn checksum(bytes: &[u8]) -> u64 {
 impl Tables {
     /// The tables as a file: `RUKAVEG1`, the largest piece count (u32),
     /// the number of tables (u32), per table its signature (12 bytes:
-    /// White's then Black's pawns to kings) and its codes (one byte per
-    /// index, `2 * 64^n` of them), then an FNV-1a checksum (u64) of all
+    /// White's then Black's pawns to kings; only stored signatures, see
+    /// `encoding::is_stored`) and its codes (one byte per index,
+    /// `encoding::table_size` of them), then an FNV-1a checksum (u64) of all
     /// that precedes it.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
@@ -34,6 +44,24 @@ impl Tables {
         let sum = checksum(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
+    }
+
+    /// The table file of [`Tables::to_bytes`], compressed (zlib): the form
+    /// the engine embeds (see [`crate::endgames::builtin`]).
+    pub fn to_compressed_bytes(&self) -> Vec<u8> {
+        miniz_oxide::deflate::compress_to_vec_zlib(&self.to_bytes(), COMPRESSION_LEVEL)
+    }
+
+    /// Reads a table file, plain ([`Tables::to_bytes`]) or compressed
+    /// ([`Tables::to_compressed_bytes`]).
+    pub fn from_file_bytes(bytes: &[u8]) -> Result<Tables, TablesError> {
+        if bytes.starts_with(MAGIC) {
+            return Tables::from_bytes(bytes);
+        }
+        let plain =
+            miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(bytes, MAX_EXPANDED_BYTES)
+                .map_err(|_| TablesError::BadMagic)?;
+        Tables::from_bytes(&plain)
     }
 
     /// Reads tables written by [`Tables::to_bytes`] (antichess rules).
@@ -65,10 +93,10 @@ impl Tables {
                 .ok_or(TablesError::Truncated)?;
             let n: usize = sig.iter().map(|&k| k as usize).sum();
             let (white, black) = (sig[..6].iter().sum::<u8>(), sig[6..].iter().sum::<u8>());
-            if !(2..=max_pieces).contains(&n) || white == 0 || black == 0 {
+            if !(2..=max_pieces).contains(&n) || white == 0 || black == 0 || !is_stored(&sig) {
                 return Err(TablesError::BadSignature(sig));
             }
-            let size = 2usize << (6 * n);
+            let size = table_size(&sig);
             let codes = body
                 .get(at + 12..at + 12 + size)
                 .ok_or(TablesError::Truncated)?;
@@ -95,9 +123,9 @@ impl Tables {
     }
 }
 
-/// Loads a table file (see [`Tables::to_bytes`]).
+/// Loads a table file, plain or compressed (see [`Tables::from_file_bytes`]).
 pub fn load_file(path: &str) -> Result<Tables, TablesFileError> {
-    crate::data_file::load(path, Tables::from_bytes)
+    crate::data_file::load(path, Tables::from_file_bytes)
 }
 
 /// Why [`Tables::from_bytes`] refused a table file's bytes.
@@ -123,7 +151,10 @@ pub enum TablesError {
 impl fmt::Display for TablesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TablesError::BadMagic => write!(f, "not a Rukav endgame table file (bad magic)"),
+            TablesError::BadMagic => write!(
+                f,
+                "not a Rukav endgame table file (bad magic, or not one compressed)"
+            ),
             TablesError::ChecksumMismatch => write!(f, "checksum mismatch (file damaged)"),
             TablesError::Truncated => write!(f, "cut short"),
             TablesError::PieceCount(n) => write!(f, "{n} pieces: 2 to 4 expected"),

@@ -6,13 +6,18 @@
 //! game are, house rules included.
 //!
 //! A table covers one material signature (how many pieces of each colour
-//! and kind) with both sides on the board; the index of a position is the
-//! side to move and the squares of its pieces in a fixed order (White
-//! before Black, pawn to king, ascending squares among equal pieces, the
-//! only order that is kept, so each position has one index). Tables are
-//! built in order of piece count and, within a count, of pawns, so that a
-//! capture (fewer pieces) or a promotion (one pawn fewer) always leads to a
-//! table already built.
+//! and kind) with both sides on the board. Of a signature and its colour
+//! swap only one table is kept (the other's positions are looked up with
+//! the colours swapped and the board upside down), and each position is
+//! stored once for all its images under the board's symmetries (eight
+//! without pawns, the left-right mirror with pawns): the index is the side
+//! to move, the square of the first piece among the ten (no pawns) or 32
+//! (files a to d) it can be mapped to, and the squares of the others, in a
+//! fixed order (White before Black, pawn to king, ascending squares among
+//! equal pieces); of the images, the one with the smallest squares in that
+//! order is the stored one. Tables are built in order of piece count and,
+//! within a count, of pawns, so that a capture (fewer pieces) or a
+//! promotion (one pawn fewer) always leads to a table already built.
 //!
 //! The build, for one table: every position is made and its legal moves
 //! tried once; a move into another table or to the end of the game gives a

@@ -261,15 +261,35 @@ fn train_also_serves_labels_the_network_for_more_variants() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `rukav tables` writes plain and compressed files that the engine loads;
+/// its three-piece compressed file is, byte for byte, the one the engine
+/// embeds (so the embedded tables are those of today's rules and move
+/// generator).
 #[test]
 fn tables_writes_a_file_the_engine_loads() {
-    use rukav::endgames::{builtin, load_file};
+    use rukav::endgames::{builtin, load_file, MAX_PIECES};
     let path = std::env::temp_dir().join(format!("rukav-tables-{}.tbl", std::process::id()));
     let out = path.to_string_lossy().into_owned();
     let (ok, log) = run_subcommand("tables", &["--pieces", "2", "--out", &out]);
     assert!(ok, "{log}");
     let tables = load_file(&out).unwrap();
     assert_eq!(tables.max_pieces(), 2);
+    std::fs::remove_file(&path).unwrap();
+
+    let (ok, log) = run_subcommand("tables", &["--pieces", "3", "--compress", "--out", &out]);
+    assert!(ok, "{log}");
+    let written = std::fs::read(&path).unwrap();
+    let embedded = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/nets/antichess3.tbl.z"
+    ));
+    assert!(
+        embedded.as_ref().is_ok_and(|e| *e == written),
+        "nets/antichess3.tbl.z is not what `rukav tables --pieces 3 --compress` writes today: \
+         rebuild it (nets/README.md)"
+    );
+    let tables = load_file(&out).unwrap();
+    assert_eq!(tables.max_pieces(), MAX_PIECES);
     assert_eq!(tables.to_bytes(), builtin().to_bytes());
     std::fs::remove_file(&path).unwrap();
     for pieces in ["1", "4", "many"] {

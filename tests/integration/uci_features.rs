@@ -205,11 +205,14 @@ fn antichess_tables_give_exact_lines_to_the_end() {
     std::fs::remove_file(&bad).unwrap();
     e.send("setoption name AntichessTables value <builtin>");
     let out = e.sync();
-    assert!(out.iter().any(|l| l.contains("up to 2 pieces")), "{out:?}");
+    assert!(out.iter().any(|l| l.contains("up to 3 pieces")), "{out:?}");
     let rules = Variant::Antichess.rules();
-    // Three pieces: every capture leads into the built-in two-piece tables.
+    // Three pieces, in the built-in tables, and four, with a compulsory
+    // capture into them.
     let mut checked = 0;
     for fen in [
+        "8/8/8/8/8/8/1p6/RK5n w - - 0 1",
+        "k7/8/8/8/8/8/6q1/5NR1 b - - 0 1",
         "8/8/3k4/8/8/8/4P3/R7 b - - 0 1",
         "8/8/8/8/8/8/8/R1n4k w - - 0 1",
         "8/5b2/8/8/2N5/8/8/6K1 w - - 0 1",
