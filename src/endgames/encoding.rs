@@ -38,8 +38,10 @@ pub(super) fn signature(pos: &Position) -> Signature {
     sig
 }
 
-pub(super) fn pieces_of(sig: &Signature) -> Vec<Piece> {
-    let mut v = Vec::new();
+/// The pieces of a table of `sig` in the table's order (White before
+/// Black, pawn to king); at most [`MAX_TABLE_PIECES`] of them.
+pub(super) fn pieces_of(sig: &Signature) -> arrayvec::ArrayVec<Piece, MAX_TABLE_PIECES> {
+    let mut v = arrayvec::ArrayVec::new();
     for c in Color::ALL {
         for k in PieceType::ALL {
             for _ in 0..sig[c.index() * 6 + k.index()] {
@@ -91,7 +93,7 @@ fn first_square(slot: usize, pawns: bool) -> u8 {
 /// Symmetry `g` (0 to 7) of the board applied to a square: bit 2 swaps
 /// files and ranks, bit 0 mirrors the files, bit 1 the ranks. Positions
 /// with pawns use only 0 and 1.
-fn transform(sq: u8, g: u8) -> u8 {
+pub(super) fn transform(sq: u8, g: u8) -> u8 {
     let (mut file, mut rank) = (sq & 7, sq >> 3);
     if g & 4 != 0 {
         std::mem::swap(&mut file, &mut rank);
@@ -174,20 +176,22 @@ pub(super) fn locate(pos: &Position) -> (Signature, usize) {
     } else {
         pos.side_to_move()
     };
-    let symmetries = if has_pawns(&sig) { 2 } else { 8 };
-    let mut best: Option<(u64, Squares)> = None;
-    for g in 0..symmetries {
+    let pawns = has_pawns(&sig);
+    let key = |t: &Squares| t.iter().fold(0u64, |k, &s| (k << 6) | u64::from(s));
+    sort_groups(&mut squares, &groups);
+    let mut best = (key(&squares), squares.clone());
+    for g in 1..if pawns { 2 } else { 8 } {
         let mut t: Squares = squares.iter().map(|&s| transform(s, g)).collect();
         sort_groups(&mut t, &groups);
-        let key = t.iter().fold(0u64, |k, &s| (k << 6) | u64::from(s));
-        if best.as_ref().is_none_or(|(b, _)| key < *b) {
-            best = Some((key, t));
+        let k = key(&t);
+        if k < best.0 {
+            best = (k, t);
         }
     }
-    let Some((_, t)) = best else {
-        return (sig, side.index());
-    };
-    let slot = first_slot(t[0], has_pawns(&sig)).unwrap_or(0);
+    let t = best.1;
+    // The smallest image puts the first piece on the smallest square of
+    // its orbit, which is always one of the canonical squares.
+    let slot = first_slot(t[0], pawns).unwrap_or(0);
     let body = t[1..]
         .iter()
         .fold(slot, |acc, &s| (acc << 6) | usize::from(s));
@@ -201,6 +205,7 @@ pub(super) fn locate(pos: &Position) -> (Signature, usize) {
 pub(super) fn position_at(rules: Rules, sig: &Signature, index: usize) -> Option<Position> {
     let pieces = pieces_of(sig);
     let n = pieces.len();
+    let pawns = has_pawns(sig);
     let side = if index & 1 == 0 {
         Color::White
     } else {
@@ -208,14 +213,14 @@ pub(super) fn position_at(rules: Rules, sig: &Signature, index: usize) -> Option
     };
     let body = index >> 1;
     let slot = body >> (6 * (n - 1));
-    if slot >= first_squares(has_pawns(sig)) {
+    if slot >= first_squares(pawns) {
         return None;
     }
     let mut placed: arrayvec::ArrayVec<(Square, Piece), MAX_TABLE_PIECES> =
         arrayvec::ArrayVec::new();
     for (i, &p) in pieces.iter().enumerate() {
         let sq = if i == 0 {
-            first_square(slot, has_pawns(sig))
+            first_square(slot, pawns)
         } else {
             ((body >> (6 * (n - 1 - i))) & 63) as u8
         };

@@ -25,7 +25,7 @@ fn checksum(bytes: &[u8]) -> u64 {
 }
 
 impl Tables {
-    /// The tables as a file: `RUKAVEG1`, the largest piece count (u32),
+    /// The tables as a file: `RUKAVEG2`, the largest piece count (u32),
     /// the number of tables (u32), per table its signature (12 bytes:
     /// White's then Black's pawns to kings; only stored signatures, see
     /// `encoding::is_stored`) and its codes (one byte per index,

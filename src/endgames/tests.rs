@@ -36,19 +36,8 @@ fn images(pos: &Position) -> Vec<(Position, bool)> {
     let mut out = Vec::new();
     for swap in [false, true] {
         for g in 0..if has_pawns { 2u8 } else { 8 } {
-            let map = |sq: u8| {
-                let (mut file, mut rank) = (sq & 7, sq >> 3);
-                if g & 4 != 0 {
-                    std::mem::swap(&mut file, &mut rank);
-                }
-                if g & 1 != 0 {
-                    file = 7 - file;
-                }
-                if g & 2 != 0 || swap {
-                    rank = if g & 2 != 0 && swap { rank } else { 7 - rank };
-                }
-                crate::types::Square(rank * 8 + file)
-            };
+            // Swapping the colours turns the board upside down too.
+            let map = |sq: u8| crate::types::Square(transform(sq, g) ^ if swap { 56 } else { 0 });
             let mut placed = Vec::new();
             for sq in pos.occupied() {
                 let p = pos.piece_on(sq).unwrap();
@@ -83,8 +72,8 @@ fn as_brute(r: TableResult, depth: u32) -> i32 {
 
 /// Checks every position of every table of `tables`: its result follows
 /// from its moves' results in one step (the definition the build settles;
-/// on a finite game graph this fixes every result), and with `images`,
-/// every image of it (colours swapped, board mirrored or turned) has the
+/// on a finite game graph this fixes every result), and with
+/// `images_too`, every image of it (colours swapped, board mirrored or turned) has the
 /// same result and its canonical index is the one it is stored at.
 /// Returns how many wins, losses and draws were checked.
 fn check_every_result(tables: &Tables, rules: Rules, images_too: bool) -> [usize; 3] {
