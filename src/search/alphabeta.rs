@@ -34,8 +34,9 @@ struct Node {
     improving: bool,
     /// Antichess or giveaway.
     losers: bool,
-    /// Antichess and giveaway: the legal moves, generated before pruning.
-    early_moves: Option<MoveList>,
+    /// Antichess and giveaway: the legal moves are already in the node's
+    /// picker (generated before pruning).
+    moves_generated: bool,
     /// Antichess and giveaway: a capture is compulsory here.
     forced: bool,
     /// How many times wider margins on the static evaluation are.
@@ -107,7 +108,9 @@ impl Worker {
                 return s;
             }
         }
-        let mut node = match self.read_node::<PV>(pos, depth, alpha, beta, ply) {
+        // The node's moves go straight into its picker (no copy of the list).
+        let mut picker = MovePicker::new();
+        let node = match self.read_node::<PV>(pos, depth, alpha, beta, ply, picker.moves_mut()) {
             Ok(node) => node,
             Err(cutoff) => return cutoff,
         };
@@ -121,7 +124,10 @@ impl Worker {
             depth -= 1;
         }
 
-        let mut moves = node.early_moves.take().unwrap_or_else(|| pos.legal_moves());
+        if !node.moves_generated {
+            pos.generate(picker.moves_mut());
+        }
+        let moves = picker.moves_mut();
         if root {
             moves.retain(|m| root_ctx.moves.contains(m) && !self.excluded_root.contains(m));
         }
@@ -134,7 +140,7 @@ impl Worker {
         }
         let checks = CheckInfo::new(pos);
         let hints = self.ordering_hints(ply, node.tt_move);
-        let mut picker = MovePicker::new(pos, moves, &hints, &checks);
+        picker.score(pos, &hints, &checks);
 
         let original_alpha = alpha;
         let mut best_score = -INF;
@@ -295,6 +301,7 @@ impl Worker {
         alpha: i32,
         beta: i32,
         ply: usize,
+        moves: &mut MoveList,
     ) -> Result<Node, i32> {
         let in_check = pos.in_check();
         // A singular-extension search of this node (one move left out)
@@ -335,10 +342,10 @@ impl Worker {
         // a compulsory capture changes everything about this node (no
         // pruning on the static evaluation, no reductions: forced lines are
         // narrow, and they decide games).
-        let early_moves = losers.then(|| pos.legal_moves());
-        let forced = early_moves
-            .as_ref()
-            .is_some_and(|m| m.first().is_some_and(|&first| pos.is_capture(first)));
+        if losers {
+            pos.generate(moves);
+        }
+        let forced = losers && moves.first().is_some_and(|&first| pos.is_capture(first));
         Ok(Node {
             in_check,
             tt,
@@ -347,7 +354,7 @@ impl Worker {
             static_eval,
             improving,
             losers,
-            early_moves,
+            moves_generated: losers,
             forced,
             // Margins on the static evaluation are wider where material is
             // a liability and can change hands in long forced runs.

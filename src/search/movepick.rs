@@ -141,18 +141,34 @@ pub(super) struct MovePicker {
 }
 
 impl MovePicker {
-    /// Scores `moves` (the legal moves of `pos`) for picking.
-    pub fn new(pos: &Position, moves: MoveList, hints: &OrderingHints, checks: &CheckInfo) -> Self {
-        let scores = moves
-            .iter()
-            .map(|&m| score_move(pos, m, hints, checks))
-            .collect();
+    /// A picker with no moves yet. The search generates a node's moves
+    /// straight into it ([`MovePicker::moves_mut`]) and then calls
+    /// [`MovePicker::score`]: the move and score lists (4 KiB each) are
+    /// built where they stay, never copied.
+    #[inline(always)]
+    pub fn new() -> Self {
         MovePicker {
-            moves,
-            scores,
+            moves: MoveList::new(),
+            scores: ScoreList::new(),
             next: 0,
             skip_quiets: false,
         }
+    }
+
+    /// The moves to pick from, to fill or filter before [`MovePicker::score`].
+    #[inline(always)]
+    pub fn moves_mut(&mut self) -> &mut MoveList {
+        &mut self.moves
+    }
+
+    /// Scores the moves (the legal moves of `pos`) for picking.
+    #[inline]
+    pub fn score(&mut self, pos: &Position, hints: &OrderingHints, checks: &CheckInfo) {
+        self.scores.clear();
+        for &m in &self.moves {
+            self.scores.push(score_move(pos, m, hints, checks));
+        }
+        self.next = 0;
     }
 
     /// The number of moves (picked or not).
@@ -258,7 +274,9 @@ mod tests {
         let hints = no_hints(&histories);
         let checks = CheckInfo::new(&pos);
         let legal = pos.legal_moves();
-        let mut picker = MovePicker::new(&pos, legal.clone(), &hints, &checks);
+        let mut picker = MovePicker::new();
+        pos.generate(picker.moves_mut());
+        picker.score(&pos, &hints, &checks);
         let mut seen = Vec::new();
         let mut last = i32::MAX;
         while let Some((m, score)) = picker.next_move() {
@@ -269,7 +287,9 @@ mod tests {
         assert_eq!(seen.len(), legal.len());
         assert!(legal.iter().all(|m| seen.contains(m)));
 
-        let mut picker = MovePicker::new(&pos, legal, &hints, &checks);
+        let mut picker = MovePicker::new();
+        pos.generate(picker.moves_mut());
+        picker.score(&pos, &hints, &checks);
         let (first, _) = picker.next_move().expect("moves");
         assert_eq!(picker.first_picked(), first);
         picker.skip_quiets();

@@ -88,10 +88,11 @@ impl Worker {
             }
         }
         let n = moves.len();
-        let mut scores: ScoreList = moves
-            .iter()
-            .map(|&m| pos.captured_kind(m).map_or(0, |v| mvv_lva(pos, m, v)))
-            .collect();
+        // Filled in place: collecting would build the 4 KiB list and copy it.
+        let mut scores = ScoreList::new();
+        for &m in &moves {
+            scores.push(pos.captured_kind(m).map_or(0, |v| mvv_lva(pos, m, v)));
+        }
         let mut best_move = Move::NULL;
         for i in 0..n {
             let mut bi = i;

@@ -119,12 +119,15 @@ impl Worker {
         history: &[u64],
         histories: Box<Histories>,
     ) -> Worker {
+        // A search of a few thousand nodes (datagen) makes a worker per
+        // move: the logarithms are taken once per index, not once per cell.
+        let logs: [f64; LMR_TABLE_SIZE] = std::array::from_fn(|i| (i as f64).ln());
+        let base = f64::from(params::lmr_base()) / params::LMR_UNITS;
+        let div = f64::from(params::lmr_div()) / params::LMR_UNITS;
         let mut lmr = Box::new([[0u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (n, cell) in row.iter_mut().enumerate().skip(1) {
-                let base = f64::from(params::lmr_base()) / params::LMR_UNITS;
-                let div = f64::from(params::lmr_div()) / params::LMR_UNITS;
-                *cell = (base + (d as f64).ln() * (n as f64).ln() / div) as u8;
+                *cell = (base + logs[d] * logs[n] / div) as u8;
             }
         }
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + KEYS_SPARE);
