@@ -92,6 +92,41 @@ fn slices_concatenate_to_the_whole_run() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--opening-nodes` (the judge of `--opening-limit`) is part of a run's
+/// settings: a run with another value does not append to the file, and it
+/// is refused without `--opening-limit`, where nothing would read it.
+#[test]
+fn opening_nodes_are_part_of_the_settings() {
+    let dir = std::env::temp_dir().join(format!("rukav-datagen-opening-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("judged.bin");
+    let base = ["--nodes", "300", "--opening-limit", "300"];
+    let judged = |nodes: &str, games: &str| {
+        datagen_with(
+            &out,
+            &[&base[..], &["--opening-nodes", nodes, "--games", games]].concat(),
+        )
+    };
+    let (ok, log) = judged("500", "2");
+    assert!(ok, "{log}");
+    let first = std::fs::read(&out).unwrap();
+    assert!(!first.is_empty());
+    let (ok, log) = judged("600", "3");
+    assert!(!ok);
+    assert!(log.contains("made by another run"), "{log}");
+    assert_eq!(std::fs::read(&out).unwrap(), first);
+    let (ok, log) = judged("500", "3");
+    assert!(ok, "{log}");
+    assert!(log.contains("resuming at game 2"), "{log}");
+    let (ok, log) = datagen_with(
+        &dir.join("unjudged.bin"),
+        &["--nodes", "300", "--games", "1", "--opening-nodes", "500"],
+    );
+    assert!(!ok);
+    assert!(log.contains("--opening-limit"), "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Runs `rukav datagen --variant bughouse` (two-board games) into `out`.
 fn bughouse_cli(out: &std::path::Path, extra: &[&str]) -> (bool, String) {
     let base = [

@@ -135,7 +135,7 @@ fn opening(cfg: &DatagenConfig, rng: &mut Rng, engines: &mut [Engine]) -> Option
         }
         if let Some(limit) = cfg.opening_limit {
             for (engine, pos) in engines.iter_mut().zip(positions) {
-                if opening_score(engine, pos).abs() > limit {
+                if opening_score(engine, pos, cfg.opening_nodes).abs() > limit {
                     continue 'draw;
                 }
             }

@@ -25,9 +25,12 @@ pub struct DatagenConfig {
     /// of the games).
     pub random_plies: u32,
     /// Openings the engine judges beyond this many centipawns for either
-    /// side after the random plies (a search of [`OPENING_CHECK_NODES`]
-    /// nodes) are drawn again; `None` keeps every opening.
+    /// side after the random plies (a search of `opening_nodes` nodes) are
+    /// drawn again; `None` keeps every opening.
     pub opening_limit: Option<i32>,
+    /// Nodes of the search that judges an opening (default
+    /// [`OPENING_CHECK_NODES`]).
+    pub opening_nodes: u64,
     /// Seed of the random openings.
     pub seed: u64,
     /// Simulated clocks of two-board (bughouse) games; unused otherwise.
@@ -61,7 +64,8 @@ impl Default for SimClock {
     }
 }
 
-/// Nodes of the search that judges a random opening ([`DatagenConfig::opening_limit`]).
+/// Nodes of the search that judges a random opening
+/// ([`DatagenConfig::opening_limit`]) unless `--opening-nodes` says otherwise.
 pub const OPENING_CHECK_NODES: u64 = 20_000;
 /// Tries to draw an opening within the limit before a game is given up
 /// (it then writes no positions, and the run stays reproducible).
@@ -69,11 +73,11 @@ pub(super) const OPENING_TRIES: u32 = 32;
 
 /// The engine's judgement of an opening: the score of a fresh search of
 /// [`OPENING_CHECK_NODES`] nodes (side to move's view).
-pub(super) fn opening_score(engine: &mut Engine, pos: Position) -> i32 {
+pub(super) fn opening_score(engine: &mut Engine, pos: Position, nodes: u64) -> i32 {
     engine.new_game();
     engine.set_position(pos, Vec::new());
     let limits = Limits {
-        nodes: Some(OPENING_CHECK_NODES),
+        nodes: Some(nodes),
         multipv: 1,
         ..Limits::default()
     };

@@ -18,6 +18,7 @@ fn config(first_game: u64, games: u64, threads: usize) -> DatagenConfig {
         ],
         random_plies: 4,
         opening_limit: None,
+        opening_nodes: OPENING_CHECK_NODES,
         seed: 11,
         sim: SimClock::default(),
     }
@@ -91,7 +92,7 @@ fn engine_made_openings_are_judged_playable() {
         let pos = opening(&cfg, &mut Rng::for_index(cfg.seed, index), &mut engine)
             .expect("an opening within the limit");
         assert!(pos.fullmove_number() >= 5, "{}", pos.fen());
-        let score = opening_score(&mut engine, pos);
+        let score = opening_score(&mut engine, pos, OPENING_CHECK_NODES);
         assert!(score.abs() <= 150, "{} scored {score}", pos.fen());
     }
     // An impossible limit finds nothing and the game writes no positions.

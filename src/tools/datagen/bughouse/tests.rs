@@ -19,6 +19,7 @@ fn config(first_game: u64, games: u64, threads: usize) -> DatagenConfig {
         openings: Vec::new(),
         random_plies: 2,
         opening_limit: None,
+        opening_nodes: super::super::setup::OPENING_CHECK_NODES,
         seed: 11,
         sim: SimClock::default(),
     }
