@@ -10,8 +10,14 @@
 //!   1..2. A pocket of two knights activates the slots "knight 1" and
 //!   "knight 2", so a third knight arriving changes one feature.
 //!
-//! A feature transformer (`INPUTS x HIDDEN`, bias) gives one accumulator per
-//! perspective; both are clipped to `0..=QA` (CReLU), the side to move's
+//! A network may have several "king buckets": one set of feature weights per
+//! group of squares of the perspective's own king ([`KingBuckets`], a map of
+//! the 64 squares seen from that side stored in the file), so that a piece
+//! is weighed by where the king it defends or attacks stands. With one
+//! bucket (every network before format version 3) the king is just a piece.
+//!
+//! A feature transformer (`INPUTS x HIDDEN` per king bucket, bias) gives one
+//! accumulator per perspective; both are clipped to `0..=QA` (CReLU), the side to move's
 //! first, and one output neuron reads them: `eval = (out + bias) * SCALE /
 //! (QA * QB)` centipawns. A network may have several output neurons
 //! ("output buckets"), one per range of the number of pieces on the board
@@ -27,9 +33,10 @@
 //! | format version (u32, = [`FORMAT_VERSION`]) | 4 |
 //! | inputs (u32, = [`INPUTS`]), hidden size (u32) | 8 |
 //! | output buckets (u32, 1..=[`MAX_BUCKETS`]; absent in version 1 files, which have one) | 4 |
+//! | king buckets (u32, 1..=[`MAX_KING_BUCKETS`]), then the bucket of each own-king square a1..h8 as the perspective sees it (64 bytes); both absent before version 3 (one bucket) | 4 + 64 |
 //! | description length (u32), then the description (UTF-8: architecture, variants, how it was trained) | 4 + n |
 //! | variants: count (u32), then one byte each (`Variant::id`) | 4 + v |
-//! | feature weights, i16, input-major (`INPUTS * hidden`) | |
+//! | feature weights, i16, king bucket-major, then input-major (`king buckets * INPUTS * hidden`) | |
 //! | feature biases, i16 (`hidden`) | |
 //! | output weights, i16, per bucket (`buckets * 2 * hidden`: side to move, then the other side) | |
 //! | output biases, i32 (`buckets`) | 4 x buckets |
@@ -63,8 +70,105 @@ pub const QB: i32 = 64;
 /// hand-written evaluation's scores fit game results (Texel K = 0.663 at 400),
 /// so that the network speaks the units the search's margins were tuned in.
 pub const SCALE: i32 = 600;
-/// Version of the file format written (version 1 files are still read).
-pub const FORMAT_VERSION: u32 = 2;
+/// Most king buckets.
+pub const MAX_KING_BUCKETS: usize = 16;
+/// Version of the file format written (versions 1 and 2 are still read).
+/// A network with one king bucket is written as version 2, the format
+/// every earlier engine reads.
+pub const FORMAT_VERSION: u32 = 3;
+
+/// Which set of feature weights a perspective uses: a bucket for each
+/// square of its own king, seen from its side (Black's view mirrored
+/// vertically, as the board features are). A side without a king (an
+/// antichess position) uses the bucket of a1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingBuckets {
+    /// Bucket of each own-king square, a1..h8 from the perspective's side.
+    map: [u8; 64],
+    /// Number of buckets (every entry of `map` is below it).
+    count: usize,
+}
+
+impl KingBuckets {
+    /// One bucket: the king is weighed like any piece.
+    pub const NONE: KingBuckets = KingBuckets {
+        map: [0; 64],
+        count: 1,
+    };
+
+    /// A map of the 64 squares to buckets; `None` unless the buckets used
+    /// are exactly `0..count` for some count up to [`MAX_KING_BUCKETS`].
+    pub fn from_map(map: [u8; 64]) -> Option<KingBuckets> {
+        let count = *map.iter().max()? as usize + 1;
+        let all_used = (0..count).all(|b| map.contains(&(b as u8)));
+        (count <= MAX_KING_BUCKETS && all_used).then_some(KingBuckets { map, count })
+    }
+
+    /// The layouts `rukav train --king-buckets N` offers, by number of
+    /// buckets: 1; 4 (own back rank a-c, d-e, f-h; the king off its back
+    /// rank); 8 (back rank a-b, c, d-e, f, g-h; second rank a-d, e-h; the
+    /// king further out). A drop-variant king that leaves its first two
+    /// ranks is usually being hunted; where it sits on them says which
+    /// pieces defend it.
+    pub fn layout(count: usize) -> Option<KingBuckets> {
+        let rank_file = |f: &dyn Fn(usize, usize) -> u8| {
+            let mut map = [0u8; 64];
+            for (sq, b) in map.iter_mut().enumerate() {
+                *b = f(sq / 8, sq % 8);
+            }
+            KingBuckets::from_map(map)
+        };
+        match count {
+            1 => Some(KingBuckets::NONE),
+            4 => rank_file(&|rank, file| match (rank, file) {
+                (0, 0..=2) => 0,
+                (0, 3..=4) => 1,
+                (0, _) => 2,
+                _ => 3,
+            }),
+            8 => rank_file(&|rank, file| match (rank, file) {
+                (0, 0..=1) => 0,
+                (0, 2) => 1,
+                (0, 3..=4) => 2,
+                (0, 5) => 3,
+                (0, _) => 4,
+                (1, 0..=3) => 5,
+                (1, _) => 6,
+                _ => 7,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Number of buckets.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The map, a1..h8 from the perspective's side.
+    pub fn map(&self) -> &[u8; 64] {
+        &self.map
+    }
+
+    /// The bucket of `perspective` in `pos`.
+    #[inline]
+    pub fn of(&self, pos: &Position, perspective: Color) -> usize {
+        if self.count == 1 {
+            return 0;
+        }
+        let king = pos.pieces(perspective, PieceType::King);
+        if king.is_empty() {
+            return usize::from(self.map[0]);
+        }
+        let sq = king.lsb().0 as usize;
+        let seen = if perspective == Color::White {
+            sq
+        } else {
+            sq ^ 56
+        };
+        usize::from(self.map[seen])
+    }
+}
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"RUKAVNN1";
 
@@ -115,11 +219,19 @@ pub fn output_bucket(pos: &Position, buckets: usize) -> usize {
     EIGHT[pieces.min(32)] * buckets / MAX_BUCKETS
 }
 
-/// Every active feature of `pos` from `perspective`, appended to `out`.
+/// Every active feature of `pos` from `perspective`, appended to `out`
+/// (without a king bucket's offset).
 pub fn active_features(pos: &Position, perspective: Color, out: &mut Vec<usize>) {
+    for_each_feature(pos, perspective, |f| out.push(f));
+}
+
+/// Calls `visit` with every active feature of `pos` from `perspective`:
+/// board pieces, then pocket slots (drop variants only).
+#[inline]
+fn for_each_feature(pos: &Position, perspective: Color, mut visit: impl FnMut(usize)) {
     for sq in pos.occupied() {
         if let Some(p) = pos.piece_on(sq) {
-            out.push(board_feature(perspective, p, sq));
+            visit(board_feature(perspective, p, sq));
         }
     }
     if pos.rules().drops {
@@ -127,7 +239,7 @@ pub fn active_features(pos: &Position, perspective: Color, out: &mut Vec<usize>)
             for kind in PieceType::POCKET {
                 for slot in 0..pos.pocket(owner, kind) as usize {
                     if let Some(f) = pocket_feature(perspective, owner, kind, slot) {
-                        out.push(f);
+                        visit(f);
                     }
                 }
             }
@@ -140,7 +252,9 @@ pub struct Network {
     hidden: usize,
     /// Output buckets.
     buckets: usize,
-    /// `INPUTS * hidden`, input-major.
+    /// Feature-weight sets chosen by the own king's square.
+    king_buckets: KingBuckets,
+    /// `king buckets * INPUTS * hidden`, king bucket-major, then input-major.
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
     /// `buckets * 2 * hidden`: per bucket, side to move, then the other side.
@@ -163,12 +277,15 @@ impl std::fmt::Debug for Network {
 pub struct Accumulator {
     /// Feature-transformer sums, White's view then Black's.
     pub values: [[i16; MAX_HIDDEN]; 2],
+    /// The king bucket each perspective's sums were made with.
+    pub king_bucket: [u8; 2],
 }
 
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator {
             values: [[0; MAX_HIDDEN]; 2],
+            king_bucket: [0; 2],
         }
     }
 }
@@ -191,6 +308,9 @@ pub enum NetworkError {
     HiddenSizeOutOfRange(usize),
     /// A bucket count of 0 or above [`MAX_BUCKETS`] in a file.
     BucketCountOutOfRange(usize),
+    /// A king-bucket map whose buckets are not `0..n` for some `n` up to
+    /// [`MAX_KING_BUCKETS`], or a count that does not match it.
+    BadKingBuckets,
     /// A variant number that names no variant.
     UnknownVariantId(u8),
     /// Bytes after the last weight.
@@ -220,6 +340,10 @@ impl fmt::Display for NetworkError {
             NetworkError::WrongInputCount(n) => write!(f, "{n} inputs, this engine has {INPUTS}"),
             NetworkError::HiddenSizeOutOfRange(h) => write!(f, "hidden size {h} out of range"),
             NetworkError::BucketCountOutOfRange(b) => write!(f, "{b} output buckets out of range"),
+            NetworkError::BadKingBuckets => write!(
+                f,
+                "the king-bucket map does not use buckets 0..n (n up to {MAX_KING_BUCKETS})"
+            ),
             NetworkError::UnknownVariantId(v) => write!(f, "unknown variant number {v}"),
             NetworkError::TrailingBytes => write!(f, "trailing bytes after the weights"),
             NetworkError::InvalidHiddenSize(h) => write!(
@@ -277,11 +401,36 @@ impl<'a> Reader<'a> {
 }
 
 impl Network {
-    /// Builds a network from quantised parts (the trainer's output):
+    /// Builds a network of one king bucket from quantised parts:
     /// `output_weights` holds `2 * hidden` weights per bucket and
     /// `output_bias` one bias per bucket.
     pub fn from_parts(
         hidden: usize,
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: Vec<i32>,
+        variants: Vec<Variant>,
+        description: String,
+    ) -> Result<Network, NetworkError> {
+        Network::from_parts_bucketed(
+            hidden,
+            KingBuckets::NONE,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+            variants,
+            description,
+        )
+    }
+
+    /// Builds a network from quantised parts (the trainer's output), with
+    /// `king_buckets.count() * INPUTS * hidden` feature weights.
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_parts_bucketed(
+        hidden: usize,
+        king_buckets: KingBuckets,
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
         output_weights: Vec<i16>,
@@ -296,7 +445,7 @@ impl Network {
         if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(NetworkError::InvalidBucketCount(buckets));
         }
-        if feature_weights.len() != INPUTS * hidden
+        if feature_weights.len() != king_buckets.count() * INPUTS * hidden
             || feature_bias.len() != hidden
             || output_weights.len() != buckets * 2 * hidden
         {
@@ -305,6 +454,7 @@ impl Network {
         Ok(Network {
             hidden,
             buckets,
+            king_buckets,
             feature_weights,
             feature_bias,
             output_weights,
@@ -327,7 +477,7 @@ impl Network {
         }
         let mut r = Reader { bytes: body, at: 8 };
         let version = r.u32()?;
-        if version != 1 && version != FORMAT_VERSION {
+        if !(1..=FORMAT_VERSION).contains(&version) {
             return Err(NetworkError::UnsupportedVersion(version));
         }
         let inputs = r.u32()? as usize;
@@ -342,6 +492,16 @@ impl Network {
         if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(NetworkError::BucketCountOutOfRange(buckets));
         }
+        let king_buckets = if version >= 3 {
+            let count = r.u32()? as usize;
+            let mut map = [0u8; 64];
+            map.copy_from_slice(r.take(64)?);
+            KingBuckets::from_map(map)
+                .filter(|k| k.count() == count)
+                .ok_or(NetworkError::BadKingBuckets)?
+        } else {
+            KingBuckets::NONE
+        };
         let desc_len = r.u32()? as usize;
         let description = String::from_utf8_lossy(r.take(desc_len)?).into_owned();
         let n_variants = r.u32()? as usize;
@@ -350,7 +510,7 @@ impl Network {
             let variant = Variant::from_id(v).ok_or(NetworkError::UnknownVariantId(v))?;
             variants.push(variant);
         }
-        let feature_weights = r.i16s(INPUTS * hidden)?;
+        let feature_weights = r.i16s(king_buckets.count() * INPUTS * hidden)?;
         let feature_bias = r.i16s(hidden)?;
         let output_weights = r.i16s(buckets * 2 * hidden)?;
         let mut output_bias = Vec::with_capacity(buckets);
@@ -360,8 +520,9 @@ impl Network {
         if r.at != body.len() {
             return Err(NetworkError::TrailingBytes);
         }
-        Network::from_parts(
+        Network::from_parts_bucketed(
             hidden,
+            king_buckets,
             feature_weights,
             feature_bias,
             output_weights,
@@ -375,10 +536,16 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        let bucketed = self.king_buckets.count() > 1;
+        let version: u32 = if bucketed { FORMAT_VERSION } else { 2 };
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        if bucketed {
+            out.extend_from_slice(&(self.king_buckets.count() as u32).to_le_bytes());
+            out.extend_from_slice(self.king_buckets.map());
+        }
         out.extend_from_slice(&(self.description.len() as u32).to_le_bytes());
         out.extend_from_slice(self.description.as_bytes());
         out.extend_from_slice(&(self.variants.len() as u32).to_le_bytes());
@@ -411,6 +578,11 @@ impl Network {
         self.buckets
     }
 
+    /// The king buckets (feature-weight sets by the own king's square).
+    pub fn king_buckets(&self) -> KingBuckets {
+        self.king_buckets
+    }
+
     /// The description stored in the file.
     pub fn description(&self) -> &str {
         &self.description
@@ -438,30 +610,39 @@ impl Network {
         )
     }
 
+    /// Adds the weights of feature `f` (of the weight set starting at
+    /// input `base`: king bucket times [`INPUTS`]).
     #[inline]
-    fn add_feature(&self, acc: &mut [i16; MAX_HIDDEN], f: usize) {
+    fn add_feature(&self, acc: &mut [i16; MAX_HIDDEN], base: usize, f: usize) {
         let h = self.hidden;
-        simd::add(&mut acc[..h], &self.feature_weights[f * h..f * h + h]);
+        let row = (base + f) * h;
+        simd::add(&mut acc[..h], &self.feature_weights[row..row + h]);
     }
 
+    /// Subtracts the weights of feature `f` (see [`Network::add_feature`]).
     #[inline]
-    fn sub_feature(&self, acc: &mut [i16; MAX_HIDDEN], f: usize) {
+    fn sub_feature(&self, acc: &mut [i16; MAX_HIDDEN], base: usize, f: usize) {
         let h = self.hidden;
-        simd::sub(&mut acc[..h], &self.feature_weights[f * h..f * h + h]);
+        let row = (base + f) * h;
+        simd::sub(&mut acc[..h], &self.feature_weights[row..row + h]);
     }
 
     /// Computes both accumulators of `pos` from scratch.
     pub fn refresh(&self, pos: &Position, acc: &mut Accumulator) {
-        let mut features = Vec::with_capacity(64);
         for c in Color::ALL {
-            let a = &mut acc.values[c.index()];
-            a[..self.hidden].copy_from_slice(&self.feature_bias);
-            features.clear();
-            active_features(pos, c, &mut features);
-            for &f in &features {
-                self.add_feature(a, f);
-            }
+            self.refresh_perspective(pos, c, acc);
         }
+    }
+
+    /// Computes `perspective`'s accumulator of `pos` from scratch (no
+    /// allocation: it runs in the search when a king changes bucket).
+    fn refresh_perspective(&self, pos: &Position, perspective: Color, acc: &mut Accumulator) {
+        let bucket = self.king_buckets.of(pos, perspective);
+        acc.king_bucket[perspective.index()] = bucket as u8;
+        let base = bucket * INPUTS;
+        let a = &mut acc.values[perspective.index()];
+        a[..self.hidden].copy_from_slice(&self.feature_bias);
+        for_each_feature(pos, perspective, |f| self.add_feature(a, base, f));
     }
 
     /// The accumulators of `child` (the position after a move whose changes
@@ -475,23 +656,31 @@ impl Network {
     ) {
         let h = self.hidden;
         for c in Color::ALL {
+            let bucket = self.king_buckets.of(child, c);
+            if bucket != usize::from(parent.king_bucket[c.index()]) {
+                // The king moved to another bucket: other weights throughout.
+                self.refresh_perspective(child, c, acc);
+                continue;
+            }
+            acc.king_bucket[c.index()] = bucket as u8;
+            let base = bucket * INPUTS;
             let a = &mut acc.values[c.index()];
             a[..h].copy_from_slice(&parent.values[c.index()][..h]);
             for &(piece, sq) in delta.removed.iter().flatten() {
-                self.sub_feature(a, board_feature(c, piece, sq));
+                self.sub_feature(a, base, board_feature(c, piece, sq));
             }
             for &(piece, sq) in delta.added.iter().flatten() {
-                self.add_feature(a, board_feature(c, piece, sq));
+                self.add_feature(a, base, board_feature(c, piece, sq));
             }
             if child.rules().drops {
                 for &(owner, kind, change) in delta.pocket.iter().flatten() {
                     let after = child.pocket(owner, kind) as usize;
                     if change > 0 {
                         if let Some(f) = pocket_feature(c, owner, kind, after - 1) {
-                            self.add_feature(a, f);
+                            self.add_feature(a, base, f);
                         }
                     } else if let Some(f) = pocket_feature(c, owner, kind, after) {
-                        self.sub_feature(a, f);
+                        self.sub_feature(a, base, f);
                     }
                 }
             }

@@ -16,8 +16,8 @@ use super::progress::Progress;
 use super::record::read_records;
 use rayon::prelude::*;
 use rukav::eval::nnue::{
-    active_features, output_bucket, Network, BOARD_FEATURES, INPUTS, MAX_BUCKETS, MAX_HIDDEN, QA,
-    QB, SCALE,
+    active_features, output_bucket, KingBuckets, Network, BOARD_FEATURES, INPUTS, MAX_BUCKETS,
+    MAX_HIDDEN, QA, QB, SCALE,
 };
 use rukav::rng::Rng;
 use rukav::{Color, Variant};
@@ -42,6 +42,11 @@ pub struct TrainArgs {
     /// pieces on the board (see `output_bucket` in src/eval/nnue.rs).
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
+    /// King buckets: feature-weight sets chosen by the square of the
+    /// perspective's own king, by layout (`KingBuckets::layout` in
+    /// src/eval/nnue.rs): 1 (none), 4 or 8.
+    #[arg(long, default_value_t = 1)]
+    pub king_buckets: usize,
     /// Passes over the data.
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
@@ -68,7 +73,9 @@ pub struct TrainArgs {
     pub mirror: bool,
     /// Start from this network's weights instead of random ones (fine
     /// tuning, e.g. a crazyhouse network on bughouse data). Its hidden size
-    /// and output buckets are used (`--hidden` and `--buckets` are ignored).
+    /// and output buckets are used (`--hidden` and `--buckets` are ignored);
+    /// a network of one king bucket may start one of more
+    /// (`--king-buckets`), each bucket a copy of its weights.
     /// `--epochs 0` re-labels the network for `--variant`
     /// without changing a weight.
     #[arg(long)]
@@ -123,7 +130,12 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn load(args: &TrainArgs, variant: Variant, buckets: usize) -> Result<Samples, String> {
+fn load(
+    args: &TrainArgs,
+    variant: Variant,
+    buckets: usize,
+    king_buckets: KingBuckets,
+) -> Result<Samples, String> {
     let rules = variant.rules();
     let mut s = Samples {
         copies: if args.mirror { 2 } else { 1 },
@@ -153,14 +165,16 @@ fn load(args: &TrainArgs, variant: Variant, buckets: usize) -> Result<Samples, S
             let target = args.lambda * sigmoid(score as f32 / SCALE as f32)
                 + (1.0 - args.lambda) * result as f32;
             let start = s.features.len() as u32;
-            scratch.clear();
-            active_features(&pos, stm, &mut scratch);
-            let a = scratch.len();
-            s.features.extend(scratch.iter().map(|&f| f as u16));
-            scratch.clear();
-            active_features(&pos, stm.flip(), &mut scratch);
-            let b = scratch.len();
-            s.features.extend(scratch.iter().map(|&f| f as u16));
+            let mut lengths = [0usize; 2];
+            for (length, side) in lengths.iter_mut().zip([stm, stm.flip()]) {
+                scratch.clear();
+                active_features(&pos, side, &mut scratch);
+                let base = king_buckets.of(&pos, side) * INPUTS;
+                *length = scratch.len();
+                s.features
+                    .extend(scratch.iter().map(|&f| (base + f) as u16));
+            }
+            let [a, b] = lengths;
             let bucket = output_bucket(&pos, buckets) as u8;
             s.index.push((start, a as u8, b as u8, bucket));
             s.targets.push(target);
@@ -200,9 +214,11 @@ struct Params {
 }
 
 impl Params {
-    fn zeros(h: usize, buckets: usize) -> Params {
+    /// Zeros for `rows` feature rows (king buckets times [`INPUTS`]), `h`
+    /// hidden units and `buckets` output buckets.
+    fn zeros(rows: usize, h: usize, buckets: usize) -> Params {
         Params {
-            w1: vec![0.0; INPUTS * h],
+            w1: vec![0.0; rows * h],
             b1: vec![0.0; h],
             w2: vec![0.0; buckets * 2 * h],
             b2: vec![0.0; buckets],
@@ -432,13 +448,31 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
         Some(net) => (net.hidden(), net.buckets()),
         None => (args.hidden, args.buckets),
     };
+    let king_buckets = KingBuckets::layout(args.king_buckets)
+        .ok_or_else(|| format!("--king-buckets {}: 1, 4 or 8", args.king_buckets))?;
+    if let Some(net) = &init {
+        let theirs = net.king_buckets();
+        if theirs.count() > 1 && theirs != king_buckets {
+            return Err(format!(
+                "--init has {} king buckets: train it with --king-buckets {} (its layout)",
+                theirs.count(),
+                theirs.count()
+            ));
+        }
+    }
+    if args.mirror && king_buckets.count() > 1 {
+        return Err(
+            "--mirror works with one king bucket only (the layouts are not symmetric)".into(),
+        );
+    }
+    let rows = king_buckets.count() * INPUTS;
     if h == 0 || h > MAX_HIDDEN || !h.is_multiple_of(16) {
         return Err(format!("--hidden {h}: a multiple of 16 up to {MAX_HIDDEN}"));
     }
     if !(1..=MAX_BUCKETS).contains(&buckets) {
         return Err(format!("--buckets {buckets}: 1..={MAX_BUCKETS}"));
     }
-    let samples = load(args, variant, buckets)?;
+    let samples = load(args, variant, buckets, king_buckets)?;
     let mut rng = Rng(args.seed ^ 0x9e37_79b9_7f4a_7c15);
     // The split is by record, so that a position and its mirror image
     // fall on the same side of it.
@@ -456,12 +490,12 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
     let mut train_ids: Vec<usize> = samples_of(&order[n_valid..]);
 
     let mut p = match &init {
-        Some(net) => dequantise(net),
-        None => random_params(h, buckets, &mut rng),
+        Some(net) => dequantise(net, king_buckets.count()),
+        None => random_params(rows, h, buckets, &mut rng),
     };
     let mut opt = Adam {
-        m: Params::zeros(h, buckets),
-        v: Params::zeros(h, buckets),
+        m: Params::zeros(rows, h, buckets),
+        v: Params::zeros(rows, h, buckets),
         t: 0,
     };
     let batch = args.batch.max(CHUNKS);
@@ -479,12 +513,12 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
             let parts: Vec<(Params, f64)> = ids
                 .par_chunks(per)
                 .map(|chunk| {
-                    let mut g = Params::zeros(h, buckets);
+                    let mut g = Params::zeros(rows, h, buckets);
                     let l = gradient(&p, h, &samples, chunk, &mut g);
                     (g, l)
                 })
                 .collect();
-            let mut total = Params::zeros(h, buckets);
+            let mut total = Params::zeros(rows, h, buckets);
             for (g, l) in &parts {
                 total.add(g);
                 train_loss += l;
@@ -503,12 +537,19 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
         progress.update(epoch as u64 + 1, &format!("validation loss {v:.6}"));
     }
     progress.finish();
-    quantise(&p, h, variant, args, samples.targets.len() / samples.copies)
+    quantise(
+        &p,
+        h,
+        king_buckets,
+        variant,
+        args,
+        samples.targets.len() / samples.copies,
+    )
 }
 
 /// Random initial parameters.
-fn random_params(h: usize, buckets: usize, rng: &mut Rng) -> Params {
-    let mut p = Params::zeros(h, buckets);
+fn random_params(rows: usize, h: usize, buckets: usize, rng: &mut Rng) -> Params {
+    let mut p = Params::zeros(rows, h, buckets);
     let mut uniform = |a: f32| -> f32 {
         let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
         (2.0 * u - 1.0) * a
@@ -527,10 +568,16 @@ fn random_params(h: usize, buckets: usize, rng: &mut Rng) -> Params {
 
 /// A network's weights as training parameters (`quantise` gives the same
 /// network back).
-fn dequantise(net: &Network) -> Params {
+/// With `king_buckets` above the network's one, each bucket starts as a
+/// copy of its feature weights.
+fn dequantise(net: &Network, king_buckets: usize) -> Params {
     let (fw, fb, ow, ob) = net.parts();
+    let copies = king_buckets / net.king_buckets().count();
     Params {
-        w1: fw.iter().map(|&w| f32::from(w) / QA as f32).collect(),
+        w1: std::iter::repeat_n(fw, copies)
+            .flatten()
+            .map(|&w| f32::from(w) / QA as f32)
+            .collect(),
         b1: fb.iter().map(|&b| f32::from(b) / QA as f32).collect(),
         w2: ow.iter().map(|&w| f32::from(w) / QB as f32).collect(),
         b2: ob.iter().map(|&b| b as f32 / (QA * QB) as f32).collect(),
@@ -547,6 +594,7 @@ fn shuffle(v: &mut [usize], rng: &mut Rng) {
 fn quantise(
     p: &Params,
     h: usize,
+    king_buckets: KingBuckets,
     variant: Variant,
     args: &TrainArgs,
     positions: usize,
@@ -566,8 +614,13 @@ fn quantise(
         }
     }
     let description = format!(
-        "{INPUTS}(768 board + 60 pocket) -> {h}x2 CReLU -> 1 ({} output buckets); QA {QA} QB {QB} scale {SCALE}; \
+        "{INPUTS}(768 board + 60 pocket){} -> {h}x2 CReLU -> 1 ({} output buckets); QA {QA} QB {QB} scale {SCALE}; \
          trained by rukav train on {positions} {} positions: epochs {} batch {} lr {} lambda {} seed {}",
+        if king_buckets.count() > 1 {
+            format!(" x {} king buckets", king_buckets.count())
+        } else {
+            String::new()
+        },
         p.b2.len(),
         variant.name(),
         args.epochs,
@@ -586,7 +639,8 @@ fn quantise(
         ),
         None => String::new(),
     };
-    Network::from_parts(h, fw, fb, ow, ob, variants, description).map_err(|e| e.to_string())
+    Network::from_parts_bucketed(h, king_buckets, fw, fb, ow, ob, variants, description)
+        .map_err(|e| e.to_string())
 }
 
 /// `rukav train`: trains and writes the network file.
@@ -665,9 +719,9 @@ mod tests {
             s.targets.push(target);
         }
         let h = 64;
-        let p = random_params(h, 8, &mut Rng(5));
+        let p = random_params(INPUTS, h, 8, &mut Rng(5));
         let ids = [0, 1, 2, 1];
-        let (mut fast, mut plain) = (Params::zeros(h, 8), Params::zeros(h, 8));
+        let (mut fast, mut plain) = (Params::zeros(INPUTS, h, 8), Params::zeros(INPUTS, h, 8));
         let fast_loss = gradient(&p, h, &s, &ids, &mut fast);
         let plain_loss = gradient_portable(&p, h, &s, &ids, &mut plain);
         assert_eq!(fast_loss.to_bits(), plain_loss.to_bits());

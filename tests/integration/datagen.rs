@@ -256,6 +256,90 @@ fn train_init_starts_from_a_network_and_relabels_it() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// King buckets: a one-bucket network started into four buckets
+/// (`--init --king-buckets 4 --epochs 0`) evaluates every position as
+/// before (each bucket a copy), its file says four buckets, and a network
+/// trained with them from scratch loads; wrong bucket settings are refused.
+#[test]
+fn train_king_buckets_start_from_copies_and_load() {
+    use rukav::eval::nnue::{embedded, load_file};
+    use rukav::{Position, Variant};
+    let dir = std::env::temp_dir().join(format!("rukav-train-kb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (ok, log) = datagen_cli(&dir.join("zh.bin"), 3, 300);
+    assert!(ok, "{log}");
+    let (_, zh) = &embedded()[0];
+    std::fs::write(dir.join("zh.nnue"), zh.to_bytes()).unwrap();
+    let (data, init) = (path("zh.bin"), path("zh.nnue"));
+    let copied = path("copied.nnue");
+    let (ok, log) = run_train(&[
+        "--data",
+        &data,
+        "--init",
+        &init,
+        "--king-buckets",
+        "4",
+        "--epochs",
+        "0",
+        "--out",
+        &copied,
+    ]);
+    assert!(ok, "{log}");
+    let net = load_file(&copied).unwrap();
+    assert_eq!(net.king_buckets().count(), 4);
+    assert_eq!(net.parts().0.len(), 4 * zh.parts().0.len());
+    let rules = Variant::Crazyhouse.rules();
+    for fen in [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "2kr3r/pbp2pp1/1p2p2p/8/3PN3/5N2/PPP2PPP/2KR3R[QBbpp] b - - 2 14",
+        "r4rk1/ppp2ppp/8/8/8/8/PPP2PPP/R4RK1[NNbb] w - - 0 20",
+        "8/8/3k4/8/8/4K3/8/8[QRBNPqrbnp] w - - 0 40",
+    ] {
+        let pos = Position::from_fen(fen, rules).unwrap();
+        assert_eq!(
+            net.evaluate_position(&pos),
+            zh.evaluate_position(&pos),
+            "{fen}"
+        );
+    }
+    // From scratch with eight buckets.
+    let fresh = path("fresh.nnue");
+    let (ok, log) = run_train(&[
+        "--data",
+        &data,
+        "--king-buckets",
+        "8",
+        "--hidden",
+        "16",
+        "--epochs",
+        "1",
+        "--batch",
+        "16",
+        "--out",
+        &fresh,
+    ]);
+    assert!(ok, "{log}");
+    let net = load_file(&fresh).unwrap();
+    assert_eq!(net.king_buckets().count(), 8);
+    assert!(
+        net.description().contains("8 king buckets"),
+        "{}",
+        net.description()
+    );
+    // A layout that does not exist, a bucketed network started as another
+    // layout, and mirroring with buckets are refused.
+    let refused = |extra: &[&str]| {
+        let (ok, log) = run_train(&[&["--data", &data, "--out", &fresh][..], extra].concat());
+        assert!(!ok, "{extra:?}");
+        log
+    };
+    assert!(refused(&["--king-buckets", "3"]).contains("1, 4 or 8"));
+    assert!(refused(&["--init", &copied, "--king-buckets", "8"]).contains("--king-buckets 4"));
+    assert!(refused(&["--king-buckets", "4", "--mirror"]).contains("--mirror"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn train_also_serves_labels_the_network_for_more_variants() {
     use rukav::eval::nnue::load_file;

@@ -3,20 +3,32 @@
 //! back to the pocket as pawns, bughouse pockets changed from outside), the
 //! file format round-trips, and bad files are refused with a message.
 
-use rukav::eval::nnue::{self, Accumulator, Network, NetworkError, INPUTS};
+use rukav::eval::nnue::{self, Accumulator, KingBuckets, Network, NetworkError, INPUTS};
 use rukav::rng::Rng;
 use rukav::{Color, PieceType, Position, Variant};
 
 /// A network with seeded random weights, large enough that any wrong
 /// feature shows in the accumulators.
 fn random_net(seed: u64, hidden: usize, variants: Vec<Variant>) -> Network {
+    random_bucketed_net(seed, hidden, KingBuckets::NONE, variants)
+}
+
+/// [`random_net`] with king buckets.
+fn random_bucketed_net(
+    seed: u64,
+    hidden: usize,
+    king_buckets: KingBuckets,
+    variants: Vec<Variant>,
+) -> Network {
     let mut rng = Rng(seed);
     let mut small = |range: u64| (rng.next_u64() % (2 * range + 1)) as i16 - range as i16;
-    let fw: Vec<i16> = (0..INPUTS * hidden).map(|_| small(300)).collect();
+    let rows = king_buckets.count() * INPUTS;
+    let fw: Vec<i16> = (0..rows * hidden).map(|_| small(300)).collect();
     let fb: Vec<i16> = (0..hidden).map(|_| small(100)).collect();
     let ow: Vec<i16> = (0..2 * hidden).map(|_| small(120)).collect();
-    Network::from_parts(
+    Network::from_parts_bucketed(
         hidden,
+        king_buckets,
         fw,
         fb,
         ow,
@@ -40,8 +52,20 @@ fn assert_same(a: &Accumulator, b: &Accumulator, hidden: usize, what: &str) {
 /// Walks `games` random games of `variant`, comparing the incremental
 /// accumulators with a refresh after every move.
 fn walk(variant: Variant, games: usize, seed: u64) -> usize {
+    walk_with(variant, games, seed, KingBuckets::NONE).0
+}
+
+/// [`walk`] with king buckets; also returns how many moves took a king
+/// to another bucket.
+fn walk_with(
+    variant: Variant,
+    games: usize,
+    seed: u64,
+    king_buckets: KingBuckets,
+) -> (usize, usize) {
     let hidden = 32;
-    let net = random_net(seed, hidden, vec![variant]);
+    let net = random_bucketed_net(seed, hidden, king_buckets, vec![variant]);
+    let mut bucket_changes = 0;
     let rules = variant.rules();
     let mut rng = Rng(seed ^ 0x5555);
     let mut checked = 0;
@@ -63,6 +87,11 @@ fn walk(variant: Variant, games: usize, seed: u64) -> usize {
             net.refresh(&child, &mut fresh);
             assert_same(&next, &fresh, hidden, &format!("{} after {m}", pos.fen()));
             assert_eq!(net.evaluate(&next, &child), net.evaluate_position(&child));
+            for c in Color::ALL {
+                if king_buckets.of(&pos, c) != king_buckets.of(&child, c) {
+                    bucket_changes += 1;
+                }
+            }
             checked += 1;
             pos = child;
             acc = next;
@@ -76,7 +105,62 @@ fn walk(variant: Variant, games: usize, seed: u64) -> usize {
             }
         }
     }
-    checked
+    (checked, bucket_changes)
+}
+
+#[test]
+fn incremental_equals_refresh_with_king_buckets() {
+    for count in [4, 8] {
+        let layout = KingBuckets::layout(count).unwrap();
+        let (checked, changes) = walk_with(Variant::Crazyhouse, 60, 21, layout);
+        assert!(
+            checked > 4_000 && changes > 100,
+            "{checked} moves, {changes} bucket changes"
+        );
+    }
+}
+
+/// King-bucketed networks are written as format version 3 and read back;
+/// one-bucket networks stay version 2, which older engines read; a map
+/// that skips a bucket is refused.
+#[test]
+fn king_buckets_round_trip_and_bad_maps_are_refused() {
+    let layout = KingBuckets::layout(8).unwrap();
+    let net = random_bucketed_net(5, 16, layout, vec![Variant::Crazyhouse]);
+    let bytes = net.to_bytes();
+    assert_eq!(bytes[8..12], 3u32.to_le_bytes());
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back.king_buckets(), layout);
+    assert_eq!(back.to_bytes(), bytes);
+    let rules = Variant::Crazyhouse.rules();
+    for fen in [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "2kr3r/pbp2pp1/1p2p2p/8/3PN3/5N2/PPP2PPP/2KR3R[QBbpp] b - - 2 14",
+        "8/8/3k4/8/8/4K3/8/8[QRBNPqrbnp] w - - 0 40",
+    ] {
+        let pos = Position::from_fen(fen, rules).unwrap();
+        assert_eq!(back.evaluate_position(&pos), net.evaluate_position(&pos));
+    }
+    let plain = random_net(5, 16, vec![Variant::Crazyhouse]).to_bytes();
+    assert_eq!(plain[8..12], 2u32.to_le_bytes());
+    // Every square of bucket 7 moved to bucket 6: the file says eight
+    // buckets and the map uses seven. The checksum is made valid, so the
+    // map check is what refuses it.
+    let map_at = 8 + 4 + 8 + 4 + 4;
+    let mut bad = bytes[..bytes.len() - 8].to_vec();
+    for b in &mut bad[map_at..map_at + 64] {
+        if *b == 7 {
+            *b = 6;
+        }
+    }
+    let sum = nnue::checksum(&bad);
+    bad.extend_from_slice(&sum.to_le_bytes());
+    assert_eq!(
+        Network::from_bytes(&bad).unwrap_err(),
+        NetworkError::BadKingBuckets
+    );
+    assert_eq!(KingBuckets::from_map([2; 64]), None);
+    assert_eq!(KingBuckets::layout(3), None);
 }
 
 #[test]
