@@ -51,6 +51,9 @@ enum Command {
     Wdl(tools::wdl::WdlArgs),
     /// Builds antichess/giveaway endgame tables into a file (UCI option AntichessTables).
     Tables(tools::tables::TablesArgs),
+    /// Prints the search parameters as SPSA input, one per line: name, int,
+    /// default, min, max, step, 0.002 (OpenBench's format; scripts/spsa.py reads it).
+    SpsaParams,
 }
 
 /// Exit status of a subcommand: 0, or 2 with the error on stderr.
@@ -90,5 +93,11 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => exit_code(tools::tune::main(args)),
         Some(Command::Wdl(args)) => exit_code(tools::wdl::main(args)),
         Some(Command::Tables(args)) => exit_code(tools::tables::main(args)),
+        Some(Command::SpsaParams) => {
+            for line in rukav::search::params::spsa_lines() {
+                println!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
     }
 }

@@ -333,3 +333,28 @@ fn mated_root_has_no_best_move() {
         assert!(r.best.is_null(), "{variant}: {}", r.best);
     }
 }
+
+/// `rukav spsa-params` (what scripts/spsa.py and OpenBench read): one line
+/// per search parameter, `name, int, default, min, max, step, 0.002`, the
+/// default within its range and a positive step.
+#[test]
+fn spsa_params_lists_every_parameter_in_openbench_format() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rukav"))
+        .arg("spsa-params")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), rukav::search::params::PARAMS.len());
+    for (line, p) in lines.iter().zip(rukav::search::params::PARAMS) {
+        let fields: Vec<&str> = line.split(", ").collect();
+        assert_eq!(fields.len(), 7, "{line}");
+        assert_eq!((fields[0], fields[1], fields[6]), (p.name, "int", "0.002"));
+        let numbers: Vec<i32> = fields[2..6].iter().map(|f| f.parse().unwrap()).collect();
+        let [default, min, max, step] = numbers[..] else {
+            unreachable!()
+        };
+        assert!(min <= default && default <= max && step > 0, "{line}");
+    }
+}

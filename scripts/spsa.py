@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""SPSA tuning of the search parameters on this machine, the way OpenBench
+tunes them, with games at a fixed node count.
+
+The engine must be a tuning build (`cargo build --release --features tune`):
+every parameter of `src/search/params.rs` is then a UCI option. The
+parameters, their ranges and their steps are read from `ENGINE spsa-params`
+(`--params` picks some of them by name).
+
+Each iteration k draws a random sign d_i = +-1 per parameter and plays a
+pair of games (one opening, colours swapped) between theta + c_k d and
+theta - c_k d; with the pair's result r (points of the + side minus points
+of the - side, -2..2) every parameter moves by R_k c_k,i r d_i. As in
+OpenBench: c_k = c / (k + 1)^0.101, a_k = a / (A + k + 1)^0.602,
+R_k = a_k / c_k^2, with c chosen so that c_k reaches the parameter's step at
+the last iteration, a so that R_k reaches R_end (0.002) there, and A a tenth
+of the iterations. `--concurrency` pairs are played at once (each with its
+own two engine processes); results are applied as they come, as OpenBench's
+workers do.
+
+The state (iteration, theta, the random generator) is written to `--state`
+after every iteration; running the same command again resumes. The tuned
+values are the rounded theta: put them in `params.rs` only after an SPRT of
+the normal build against the old defaults passes (docs/development.md).
+
+Needs python-chess (`pip install chess`). Example, 4,000 pairs at 5,000
+nodes per move on engine-made crazyhouse openings:
+
+    cargo build --release --features tune && cp target/release/rukav /tmp/rukav-tune
+    python3 scripts/spsa.py --engine /tmp/rukav-tune --openings zh-openings.epd \\
+        --iterations 4000 --nodes 5000 --concurrency 2 --state spsa-zh.json
+"""
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import threading
+
+import chess
+import chess.engine
+import chess.variant
+
+ALPHA = 0.602
+GAMMA = 0.101
+MAX_PLIES = 400
+# Both engines' scores beyond this many centipawns for this many plies in a
+# row, the same side ahead: the game is adjudicated to that side.
+ADJUDICATE_CP = 1500
+ADJUDICATE_PLIES = 6
+
+
+def read_params(engine, names):
+    """The parameters as dicts (name, default, min, max, step, r_end) from
+    `ENGINE spsa-params`, restricted to `names` when given."""
+    out = subprocess.run([engine, "spsa-params"], capture_output=True, text=True, check=True)
+    params = []
+    for line in out.stdout.splitlines():
+        fields = [f.strip() for f in line.split(",")]
+        if len(fields) != 7:
+            continue
+        name, _, default, low, high, step, r_end = fields
+        params.append({"name": name, "default": int(default), "min": int(low),
+                       "max": int(high), "step": float(step), "r_end": float(r_end)})
+    if names:
+        known = {p["name"] for p in params}
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            sys.exit(f"unknown parameters: {', '.join(unknown)}")
+        params = [p for p in params if p["name"] in names]
+    if not params:
+        sys.exit("no parameters to tune")
+    return params
+
+
+def read_openings(path):
+    """FENs, one per line (EPD operations after the fourth field are dropped)."""
+    fens = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split(";")[0].split()
+            if len(fields) >= 6 and fields[4].isdigit():
+                fens.append(" ".join(fields[:6]))
+            else:
+                fens.append(" ".join(fields[:4]) + " 0 1")
+    if not fens:
+        sys.exit(f"{path}: no openings")
+    return fens
+
+
+def board_for(variant, fen):
+    """A python-chess board of the variant at `fen`."""
+    cls = chess.variant.find_variant(variant) if variant != "chess" else chess.Board
+    return cls(fen)
+
+
+def play_game(white, black, board, nodes):
+    """Plays one game; returns White's points (1, 0.5, 0). Each game is a
+    new game to both engines (python-chess sends `ucinewgame` when the
+    `game` token changes)."""
+    game = object()
+    engines = (white, black)
+    ahead = 0
+    for _ in range(MAX_PLIES):
+        if board.is_game_over(claim_draw=True):
+            result = board.result(claim_draw=True)
+            return {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+        mover = engines[0 if board.turn == chess.WHITE else 1]
+        played = mover.play(board, chess.engine.Limit(nodes=nodes),
+                            info=chess.engine.INFO_SCORE, game=game)
+        if played.move is None:
+            return 0.5
+        score = played.info.get("score")
+        cp = score.white().score(mate_score=100000) if score else None
+        if cp is not None and abs(cp) >= ADJUDICATE_CP:
+            side = 1 if cp > 0 else -1
+            ahead = ahead + side if ahead * side > 0 else side
+            if abs(ahead) >= ADJUDICATE_PLIES:
+                return 1.0 if ahead > 0 else 0.0
+        else:
+            ahead = 0
+        board.push(played.move)
+    return 0.5
+
+
+class Spsa:
+    """The tuner's state: parameters, theta, iteration count, generator."""
+
+    def __init__(self, args):
+        self.args = args
+        self.params = read_params(args.engine, args.params)
+        self.lock = threading.Lock()
+        n = args.iterations
+        self.big_a = 0.1 * n
+        for p in self.params:
+            p["c"] = p["step"] * n ** GAMMA
+            p["a"] = p["r_end"] * p["step"] ** 2 * (self.big_a + n) ** ALPHA
+        self.theta = {p["name"]: float(p["default"]) for p in self.params}
+        self.started = 0
+        self.finished = 0
+        self.rng = random.Random(args.seed)
+        if os.path.exists(args.state):
+            with open(args.state, encoding="utf-8") as f:
+                saved = json.load(f)
+            if saved.get("iterations") != n or sorted(saved["theta"]) != sorted(self.theta):
+                sys.exit(f"{args.state} is from another run (iterations or parameters differ)")
+            self.theta = saved["theta"]
+            self.finished = self.started = saved["finished"]
+            self.rng.setstate(_tuple_state(saved["rng"]))
+            print(f"resuming at iteration {self.finished}", flush=True)
+
+    def next_task(self):
+        """The next iteration's perturbation, or None when all have started."""
+        with self.lock:
+            if self.started >= self.args.iterations:
+                return None
+            k = self.started
+            self.started += 1
+            signs = {p["name"]: self.rng.choice((-1, 1)) for p in self.params}
+            opening = self.rng.randrange(len(self.openings))
+            plus, minus, c_k = {}, {}, {}
+            for p in self.params:
+                name = p["name"]
+                c_k[name] = p["c"] / (k + 1) ** GAMMA
+                shift = c_k[name] * signs[name]
+                plus[name] = _clamp(round(self.theta[name] + shift), p)
+                minus[name] = _clamp(round(self.theta[name] - shift), p)
+            return {"k": k, "signs": signs, "c_k": c_k, "plus": plus, "minus": minus,
+                    "opening": opening}
+
+    def apply(self, task, result):
+        """Moves theta by the pair's result and saves the state."""
+        with self.lock:
+            k = task["k"]
+            for p in self.params:
+                name = p["name"]
+                a_k = p["a"] / (self.big_a + k + 1) ** ALPHA
+                c_k = task["c_k"][name]
+                r_k = a_k / c_k ** 2
+                moved = self.theta[name] + r_k * c_k * result * task["signs"][name]
+                self.theta[name] = min(max(moved, p["min"]), p["max"])
+            self.finished += 1
+            state = {"iterations": self.args.iterations, "finished": self.finished,
+                     "theta": self.theta, "rng": self.rng.getstate()}
+            tmp = self.args.state + ".tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(state, f)
+            os.replace(tmp, self.args.state)
+            shown = " ".join(f"{n}={v:.1f}" for n, v in list(self.theta.items())[:6])
+            print(f"iteration {self.finished}/{self.args.iterations} pair {result:+.1f} {shown}"
+                  + (" ..." if len(self.theta) > 6 else ""), flush=True)
+
+
+def _clamp(value, p):
+    return min(max(value, p["min"]), p["max"])
+
+
+def _tuple_state(state):
+    """random.setstate wants tuples where JSON gave lists."""
+    version, internal, gauss = state
+    return (version, tuple(internal), gauss)
+
+
+def worker(spsa):
+    """Plays pairs until every iteration has started."""
+    args = spsa.args
+    plus = chess.engine.SimpleEngine.popen_uci(args.engine)
+    minus = chess.engine.SimpleEngine.popen_uci(args.engine)
+    try:
+        for engine in (plus, minus):
+            engine.configure({"Hash": args.hash, "Threads": 1})
+        while True:
+            task = spsa.next_task()
+            if task is None:
+                return
+            plus.configure(task["plus"])
+            minus.configure(task["minus"])
+            fen = spsa.openings[task["opening"]]
+            points = 0.0
+            for plus_is_white in (True, False):
+                board = board_for(args.variant, fen)
+                if plus_is_white:
+                    points += play_game(plus, minus, board, args.nodes)
+                else:
+                    points += 1.0 - play_game(minus, plus, board, args.nodes)
+            spsa.apply(task, points - (2.0 - points))
+    finally:
+        plus.quit()
+        minus.quit()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engine", required=True, help="a tuning build of rukav")
+    parser.add_argument("--openings", required=True, help="FEN/EPD file, one opening per line")
+    parser.add_argument("--variant", default="crazyhouse")
+    parser.add_argument("--iterations", type=int, default=4000, help="game pairs")
+    parser.add_argument("--nodes", type=int, default=5000, help="nodes per move")
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--hash", type=int, default=16)
+    parser.add_argument("--params", nargs="*", help="tune only these (default: all)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--state", required=True, help="JSON state file (resumes)")
+    args = parser.parse_args()
+    if args.iterations < 1 or args.nodes < 1 or args.concurrency < 1:
+        sys.exit("--iterations, --nodes and --concurrency must be positive")
+    spsa = Spsa(args)
+    spsa.openings = read_openings(args.openings)
+    threads = [threading.Thread(target=worker, args=(spsa,)) for _ in range(args.concurrency)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    print("tuned values (rounded):")
+    for p in spsa.params:
+        value = round(spsa.theta[p["name"]])
+        mark = "" if value == p["default"] else f"   (default {p['default']})"
+        print(f"  {p['name']}: {value}{mark}")
+
+
+if __name__ == "__main__":
+    main()
