@@ -1,0 +1,719 @@
+//! The trainer's model in floating point, its gradient over a batch, and
+//! Adam, parallel over slices of the hidden layer.
+//!
+//! The hidden units are cut into fixed slices of [`SLICE_WIDTH`] units
+//! (16 where the hidden size is not a multiple of it). A batch is
+//! trained in three steps: every slice runs the forward pass of its units
+//! for every sample (its accumulators and its share of each output);
+//! the outputs, errors and output gradients follow in sample order; then
+//! every slice adds the gradients of its own units (its columns of the
+//! feature weights, its biases and output weights). No two slices write
+//! the same number, so there is one gradient buffer, not one per thread,
+//! and a network with king buckets (eight sets of feature weights) costs no
+//! more per sample than one without. The slices are fixed and each sums
+//! in sample order, so the result does not depend on the number of threads.
+//!
+//! The feature weights are stored slice by slice (`[slice][row][unit of the
+//! slice]`), so that a slice's weights, gradients and Adam moments are one
+//! contiguous block; [`Params::from_input_major`] and
+//! [`Params::w1_input_major`] convert from and to the network file's order
+//! (`[row][unit]`).
+
+use rayon::prelude::*;
+
+/// Units of a slice of the hidden layer: wide enough that the work per
+/// sample and feature is a few vector operations, not the bookkeeping
+/// around them (16-unit slices made training 1.75 times slower than
+/// 64-unit ones at 256 hidden units).
+pub(super) const SLICE_WIDTH: usize = 64;
+/// Units of a slice where the hidden size is not a multiple of
+/// [`SLICE_WIDTH`] (it is always a multiple of this).
+pub(super) const NARROW_SLICE_WIDTH: usize = 16;
+
+/// Largest feature weight and bias (quantised: 1.98 * QA = 504; forty
+/// features stay far below i16's range).
+const FEATURE_CLIP: f32 = 1.98;
+/// Largest output weight (quantised: 1.98 * QB = 126).
+const OUTPUT_CLIP: f32 = 1.98;
+/// Largest output bias.
+const OUTPUT_BIAS_CLIP: f32 = 1000.0;
+
+/// The sizes of a network being trained.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Shape {
+    /// Feature rows: king buckets times the inputs.
+    pub rows: usize,
+    /// Hidden units per perspective (a multiple of [`NARROW_SLICE_WIDTH`]).
+    pub hidden: usize,
+    /// Output buckets.
+    pub buckets: usize,
+}
+
+impl Shape {
+    /// Units per slice.
+    fn width(&self) -> usize {
+        if self.hidden.is_multiple_of(SLICE_WIDTH) {
+            SLICE_WIDTH
+        } else {
+            NARROW_SLICE_WIDTH
+        }
+    }
+
+    /// Slices of the hidden layer.
+    fn slices(&self) -> usize {
+        self.hidden / self.width()
+    }
+}
+
+/// Training positions as feature rows (side to move's view, then the
+/// other side's, each already offset by its king bucket) and targets.
+pub(super) struct Samples {
+    /// Samples per record: 2 with `--mirror` (the record, then its mirror
+    /// image), else 1.
+    pub copies: usize,
+    /// The feature rows of every sample, one after the other.
+    pub features: Vec<u16>,
+    /// Per sample: start in `features`, number of side-to-move features,
+    /// number of other-side features, output bucket.
+    pub index: Vec<(u32, u8, u8, u8)>,
+    /// Per sample: the target of the prediction (0..1).
+    pub targets: Vec<f32>,
+}
+
+impl Samples {
+    /// The feature rows of sample `i`: side to move's, other side's.
+    #[inline(always)]
+    pub fn features(&self, i: usize) -> [&[u16]; 2] {
+        let (start, a, b, _) = self.index[i];
+        let s = start as usize;
+        let (a, b) = (a as usize, b as usize);
+        [&self.features[s..s + a], &self.features[s + a..s + a + b]]
+    }
+
+    /// The output bucket of sample `i`.
+    #[inline(always)]
+    pub fn bucket(&self, i: usize) -> usize {
+        self.index[i].3 as usize
+    }
+}
+
+/// Floating-point parameters (and, with the same layout, gradients and
+/// Adam moments).
+#[derive(Clone)]
+pub(super) struct Params {
+    /// Feature weights, slice by slice: `[slice][row][unit of the slice]`.
+    pub w1: Vec<f32>,
+    /// Feature biases, one per hidden unit.
+    pub b1: Vec<f32>,
+    /// Output weights: `2 * hidden` per output bucket (side to move's
+    /// units, then the other side's).
+    pub w2: Vec<f32>,
+    /// One per output bucket.
+    pub b2: Vec<f32>,
+}
+
+impl Params {
+    /// Zeros of `shape`.
+    pub fn zeros(shape: Shape) -> Params {
+        Params {
+            w1: vec![0.0; shape.rows * shape.hidden],
+            b1: vec![0.0; shape.hidden],
+            w2: vec![0.0; shape.buckets * 2 * shape.hidden],
+            b2: vec![0.0; shape.buckets],
+        }
+    }
+
+    /// Parameters from feature weights in the file's order (`[row][unit]`).
+    pub fn from_input_major(
+        shape: Shape,
+        w1: &[f32],
+        b1: Vec<f32>,
+        w2: Vec<f32>,
+        b2: Vec<f32>,
+    ) -> Params {
+        let mut p = Params {
+            w1: vec![0.0; w1.len()],
+            b1,
+            w2,
+            b2,
+        };
+        for (i, &w) in w1.iter().enumerate() {
+            p.w1[sliced_index(shape, i)] = w;
+        }
+        p
+    }
+
+    /// The feature weights in the file's order (`[row][unit]`).
+    pub fn w1_input_major(&self, shape: Shape) -> Vec<f32> {
+        (0..self.w1.len())
+            .map(|i| self.w1[sliced_index(shape, i)])
+            .collect()
+    }
+}
+
+/// Where the weight at `i` of the file's order (`row * hidden + unit`)
+/// is stored.
+fn sliced_index(shape: Shape, i: usize) -> usize {
+    let (row, unit) = (i / shape.hidden, i % shape.hidden);
+    let width = shape.width();
+    ((unit / width) * shape.rows + row) * width + unit % width
+}
+
+/// Buffers of a batch, kept from one batch to the next.
+#[derive(Default)]
+pub(super) struct Work {
+    /// Accumulators: `[sample][perspective][unit]`.
+    acc: Vec<f32>,
+    /// Per sample: the network's output.
+    out: Vec<f32>,
+    /// Per sample: d loss / d output.
+    d_out: Vec<f32>,
+}
+
+impl Work {
+    fn prepare(&mut self, shape: Shape, samples: usize) {
+        self.acc.resize(samples * 2 * shape.hidden, 0.0);
+        self.out.resize(samples, 0.0);
+        self.d_out.resize(samples, 0.0);
+    }
+}
+
+/// The logistic function.
+pub(super) fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Samples per task of the forward pass.
+const FORWARD_BLOCK: usize = 256;
+
+/// Runs the forward pass of the samples `ids` into `work` (accumulators
+/// and outputs), blocks of samples in parallel: it only reads the weights,
+/// so it is split by samples, each one's whole hidden layer at once.
+fn forward(p: &Params, shape: Shape, s: &Samples, ids: &[usize], work: &mut Work) {
+    let n = ids.len();
+    work.prepare(shape, n);
+    let per_sample = 2 * shape.hidden;
+    work.acc[..n * per_sample]
+        .par_chunks_mut(FORWARD_BLOCK * per_sample)
+        .zip(work.out[..n].par_chunks_mut(FORWARD_BLOCK))
+        .zip(ids.par_chunks(FORWARD_BLOCK))
+        .for_each(|((acc, out), ids)| forward_block(p, shape, s, ids, acc, out));
+}
+
+/// The forward pass of a block of samples, with the widest vectors the CPU
+/// has.
+fn forward_block(
+    p: &Params,
+    shape: Shape,
+    s: &Samples,
+    ids: &[usize],
+    acc: &mut [f32],
+    out: &mut [f32],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time by `has_avx2`).
+        return unsafe { forward_block_avx2(p, shape, s, ids, acc, out) };
+    }
+    forward_block_portable(p, shape, s, ids, acc, out)
+}
+
+/// [`forward_block_portable`] compiled with AVX2 (8 floats a vector
+/// instead of SSE2's 4). Only element-wise loops are vectorised (the
+/// compiler does not reorder a float sum, and FMA is not enabled), so the
+/// result is the same to the bit and training stays deterministic across
+/// CPUs; a unit test checks it.
+///
+/// # Safety
+///
+/// Only on a CPU with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn forward_block_avx2(
+    p: &Params,
+    shape: Shape,
+    s: &Samples,
+    ids: &[usize],
+    acc: &mut [f32],
+    out: &mut [f32],
+) {
+    forward_block_portable(p, shape, s, ids, acc, out)
+}
+
+/// The forward pass of a block of samples: for each its accumulators
+/// (`[perspective][unit]`) and its output. Slice by slice, so that the
+/// feature weights read at a time are one slice's block (with eight king
+/// buckets and 512 units the whole layer is 13.5 MB, a slice's 1.7 MB).
+#[inline(always)]
+fn forward_block_portable(
+    p: &Params,
+    shape: Shape,
+    s: &Samples,
+    ids: &[usize],
+    acc: &mut [f32],
+    out: &mut [f32],
+) {
+    let (h, width, rows) = (shape.hidden, shape.width(), shape.rows);
+    for (k, &i) in ids.iter().enumerate() {
+        out[k] = p.b2[s.bucket(i)];
+    }
+    for slice in 0..shape.slices() {
+        let weights = &p.w1[slice * rows * width..(slice + 1) * rows * width];
+        let bias = &p.b1[slice * width..(slice + 1) * width];
+        for (k, &i) in ids.iter().enumerate() {
+            let w2 = &p.w2[s.bucket(i) * 2 * h..(s.bucket(i) + 1) * 2 * h];
+            for (side, feats) in s.features(i).into_iter().enumerate() {
+                let a = &mut acc[(k * 2 + side) * h + slice * width..][..width];
+                a.copy_from_slice(bias);
+                for &f in feats {
+                    let row = &weights[f as usize * width..(f as usize + 1) * width];
+                    for (x, w) in a.iter_mut().zip(row) {
+                        *x += w;
+                    }
+                }
+                for (x, w) in a.iter().zip(&w2[side * h + slice * width..][..width]) {
+                    out[k] += x.clamp(0.0, 1.0) * w;
+                }
+            }
+        }
+    }
+}
+
+/// Loss (sum of squared errors) and gradient of the samples `ids`, written
+/// into `g` (which is overwritten).
+pub(super) fn batch_gradient(
+    p: &Params,
+    shape: Shape,
+    s: &Samples,
+    ids: &[usize],
+    g: &mut Params,
+    work: &mut Work,
+) -> f64 {
+    forward(p, shape, s, ids, work);
+    let n = ids.len();
+    let mut loss = 0.0f64;
+    g.b2.fill(0.0);
+    for (k, &i) in ids.iter().enumerate() {
+        let pred = sigmoid(work.out[k]);
+        let err = pred - s.targets[i];
+        loss += f64::from(err * err);
+        let d_out = 2.0 * err * pred * (1.0 - pred);
+        work.d_out[k] = d_out;
+        g.b2[s.bucket(i)] += d_out;
+    }
+    let width = shape.width();
+    let (acc, d_out) = (&work.acc[..n * 2 * shape.hidden], &work.d_out[..n]);
+    // Split by slices of the hidden layer: each writes its own columns.
+    let slices: Vec<(Vec<f32>, Vec<f32>)> =
+        g.w1.par_chunks_mut(shape.rows * width)
+            .enumerate()
+            .map(|(slice, g_w1)| backward_slice(p, shape, s, ids, slice, acc, d_out, g_w1))
+            .collect();
+    let h = shape.hidden;
+    for (slice, (g_b1, g_w2)) in slices.into_iter().enumerate() {
+        g.b1[slice * width..(slice + 1) * width].copy_from_slice(&g_b1);
+        for bucket in 0..shape.buckets {
+            for side in 0..2 {
+                let at = bucket * 2 * h + side * h + slice * width;
+                let from = (bucket * 2 + side) * width;
+                g.w2[at..at + width].copy_from_slice(&g_w2[from..from + width]);
+            }
+        }
+    }
+    loss
+}
+
+/// One slice's gradients, with the widest vectors the CPU has, from the
+/// forward pass's accumulators (`[sample][perspective][unit]`) and output
+/// gradients: its feature weights into `g_w1` (overwritten); returns its
+/// biases' and output weights' (`[bucket][perspective][unit of the slice]`).
+#[allow(clippy::too_many_arguments)]
+fn backward_slice(
+    p: &Params,
+    shape: Shape,
+    s: &Samples,
+    ids: &[usize],
+    slice: usize,
+    acc: &[f32],
+    d_out: &[f32],
+    g_w1: &mut [f32],
+) -> (Vec<f32>, Vec<f32>) {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time by `has_avx2`).
+        return unsafe { backward_slice_avx2(p, shape, s, ids, slice, acc, d_out, g_w1) };
+    }
+    backward_slice_portable(p, shape, s, ids, slice, acc, d_out, g_w1)
+}
+
+/// [`backward_slice_portable`] compiled with AVX2 (same result, as for
+/// [`forward_slice_avx2`]).
+///
+/// # Safety
+///
+/// Only on a CPU with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn backward_slice_avx2(
+    p: &Params,
+    shape: Shape,
+    s: &Samples,
+    ids: &[usize],
+    slice: usize,
+    acc: &[f32],
+    d_out: &[f32],
+    g_w1: &mut [f32],
+) -> (Vec<f32>, Vec<f32>) {
+    backward_slice_portable(p, shape, s, ids, slice, acc, d_out, g_w1)
+}
+
+/// One slice's gradients (see [`backward_slice`]).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn backward_slice_portable(
+    p: &Params,
+    shape: Shape,
+    s: &Samples,
+    ids: &[usize],
+    slice: usize,
+    acc: &[f32],
+    d_out: &[f32],
+    g_w1: &mut [f32],
+) -> (Vec<f32>, Vec<f32>) {
+    let width = shape.width();
+    let h = shape.hidden;
+    g_w1.fill(0.0);
+    let mut g_b1 = vec![0.0f32; width];
+    let mut g_w2 = vec![0.0f32; shape.buckets * 2 * width];
+    let mut da = vec![0.0f32; width];
+    for (k, &i) in ids.iter().enumerate() {
+        let d = d_out[k];
+        let bucket = s.bucket(i);
+        for (side, feats) in s.features(i).into_iter().enumerate() {
+            let a = &acc[(k * 2 + side) * h + slice * width..][..width];
+            let w2 = &p.w2[bucket * 2 * h + side * h + slice * width..][..width];
+            let g2 = &mut g_w2[(bucket * 2 + side) * width..(bucket * 2 + side + 1) * width];
+            for j in 0..width {
+                let x = a[j];
+                g2[j] += d * x.clamp(0.0, 1.0);
+                da[j] = if x <= 0.0 || x >= 1.0 { 0.0 } else { d * w2[j] };
+                g_b1[j] += da[j];
+            }
+            for &f in feats {
+                let row = &mut g_w1[f as usize * width..(f as usize + 1) * width];
+                for (gw, d) in row.iter_mut().zip(&da) {
+                    *gw += d;
+                }
+            }
+        }
+    }
+    (g_b1, g_w2)
+}
+
+/// Sum of the squared errors of the samples `ids` (no gradient), in
+/// batches of `batch`.
+pub(super) fn loss(
+    p: &Params,
+    shape: Shape,
+    s: &Samples,
+    ids: &[usize],
+    batch: usize,
+    work: &mut Work,
+) -> f64 {
+    let mut total = 0.0f64;
+    for chunk in ids.chunks(batch.max(1)) {
+        forward(p, shape, s, chunk, work);
+        for (k, &i) in chunk.iter().enumerate() {
+            let e = sigmoid(work.out[k]) - s.targets[i];
+            total += f64::from(e * e);
+        }
+    }
+    total
+}
+
+/// Whether this CPU has AVX2 (checked once).
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    static AVX2: once_cell::sync::Lazy<bool> =
+        once_cell::sync::Lazy::new(|| std::is_x86_feature_detected!("avx2"));
+    *AVX2
+}
+
+/// Adam's moments and step count.
+pub(super) struct Adam {
+    m: Params,
+    v: Params,
+    t: i32,
+}
+
+impl Adam {
+    /// Fresh moments for `shape`.
+    pub fn new(shape: Shape) -> Adam {
+        Adam {
+            m: Params::zeros(shape),
+            v: Params::zeros(shape),
+            t: 0,
+        }
+    }
+
+    /// One step with gradient `g` times `scale` (one over the batch size);
+    /// the feature weights slice by slice in parallel (element-wise, so the
+    /// thread count changes nothing).
+    pub fn step(&mut self, shape: Shape, p: &mut Params, g: &Params, lr: f32, scale: f32) {
+        self.t += 1;
+        let c1 = 1.0 - ADAM_B1.powi(self.t);
+        let c2 = 1.0 - ADAM_B2.powi(self.t);
+        let update = Update { lr, scale, c1, c2 };
+        let width = p.w1.len() / shape.slices();
+        p.w1.par_chunks_mut(width)
+            .zip(g.w1.par_chunks(width))
+            .zip(self.m.w1.par_chunks_mut(width))
+            .zip(self.v.w1.par_chunks_mut(width))
+            .for_each(|(((w, g), m), v)| update.apply(w, g, m, v, FEATURE_CLIP));
+        update.apply(
+            &mut p.b1,
+            &g.b1,
+            &mut self.m.b1,
+            &mut self.v.b1,
+            FEATURE_CLIP,
+        );
+        update.apply(
+            &mut p.w2,
+            &g.w2,
+            &mut self.m.w2,
+            &mut self.v.w2,
+            OUTPUT_CLIP,
+        );
+        update.apply(
+            &mut p.b2,
+            &g.b2,
+            &mut self.m.b2,
+            &mut self.v.b2,
+            OUTPUT_BIAS_CLIP,
+        );
+    }
+}
+
+/// Adam's decay of the first moment.
+const ADAM_B1: f32 = 0.9;
+/// Adam's decay of the second moment.
+const ADAM_B2: f32 = 0.999;
+/// Adam's epsilon.
+const ADAM_EPS: f32 = 1e-8;
+
+/// One Adam step's constants.
+struct Update {
+    lr: f32,
+    scale: f32,
+    c1: f32,
+    c2: f32,
+}
+
+impl Update {
+    /// Moves the weights `w` by their gradients `g`, clipped to `clip`.
+    fn apply(&self, w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], clip: f32) {
+        for (((w, g), m), v) in w.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
+            let g = g * self.scale;
+            *m = ADAM_B1 * *m + (1.0 - ADAM_B1) * g;
+            *v = ADAM_B2 * *v + (1.0 - ADAM_B2) * g * g;
+            *w -= self.lr * (*m / self.c1) / ((*v / self.c2).sqrt() + ADAM_EPS);
+            *w = w.clamp(-clip, clip);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rukav::rng::Rng;
+
+    /// Three samples of a few random features each.
+    fn samples(rows: usize) -> Samples {
+        let mut rng = Rng(3);
+        let mut s = Samples {
+            copies: 1,
+            features: Vec::new(),
+            index: Vec::new(),
+            targets: Vec::new(),
+        };
+        for (i, target) in [0.3f32, 0.8, 0.1].into_iter().enumerate() {
+            let start = s.features.len() as u32;
+            let (a, b) = (5 + i, 7 - i);
+            for _ in 0..a + b {
+                s.features.push(rng.below(rows) as u16);
+            }
+            s.index.push((start, a as u8, b as u8, i as u8 % 2));
+            s.targets.push(target);
+        }
+        s
+    }
+
+    fn random(shape: Shape, seed: u64) -> Params {
+        let mut rng = Rng(seed);
+        let mut u = |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
+        let mut p = Params::zeros(shape);
+        p.w1.iter_mut().for_each(|w| *w = u(0.3));
+        p.b1.iter_mut().for_each(|w| *w = 0.25 + u(0.3));
+        p.w2.iter_mut().for_each(|w| *w = u(1.0));
+        p
+    }
+
+    /// The straightforward model, unit by unit in the file's order.
+    fn reference(p: &Params, shape: Shape, s: &Samples, i: usize) -> f32 {
+        let w1 = p.w1_input_major(shape);
+        let h = shape.hidden;
+        let mut out = 0.0;
+        for (side, feats) in s.features(i).into_iter().enumerate() {
+            for j in 0..h {
+                let mut a = p.b1[j];
+                for &f in feats {
+                    a += w1[f as usize * h + j];
+                }
+                out += a.clamp(0.0, 1.0) * p.w2[s.bucket(i) * 2 * h + side * h + j];
+            }
+        }
+        out + p.b2[s.bucket(i)]
+    }
+
+    /// The sliced gradient agrees with a finite difference of the
+    /// straightforward loss, for a feature weight, a bias, an output weight.
+    #[test]
+    fn the_gradient_is_the_derivative_of_the_loss() {
+        let shape = Shape {
+            rows: 40,
+            hidden: 32,
+            buckets: 2,
+        };
+        let s = samples(shape.rows);
+        let p = random(shape, 7);
+        let ids = [0, 1, 2];
+        let loss_of = |p: &Params| -> f64 {
+            ids.iter()
+                .map(|&i| f64::from(sigmoid(reference(p, shape, &s, i)) - s.targets[i]).powi(2))
+                .sum()
+        };
+        let mut g = Params::zeros(shape);
+        let mut work = Work::default();
+        let sliced = batch_gradient(&p, shape, &s, &ids, &mut g, &mut work);
+        assert!(
+            (sliced - loss_of(&p)).abs() < 1e-5,
+            "{sliced} vs {}",
+            loss_of(&p)
+        );
+        let eps = 1e-3f32;
+        // In each group the weight with the largest gradient (many units
+        // are clipped for every sample, and their gradient is rightly 0).
+        let largest = |v: &[f32]| {
+            (0..v.len())
+                .max_by(|&a, &b| v[a].abs().total_cmp(&v[b].abs()))
+                .unwrap()
+        };
+        let checks = [
+            ("w1", largest(&g.w1_input_major(shape))),
+            ("b1", largest(&g.b1)),
+            ("w2", largest(&g.w2)),
+        ];
+        for (group, at) in checks {
+            let nudge = |delta: f32| {
+                let mut q = p.clone();
+                match group {
+                    "w1" => {
+                        let mut w1 = q.w1_input_major(shape);
+                        w1[at] += delta;
+                        q = Params::from_input_major(shape, &w1, q.b1, q.w2, q.b2);
+                    }
+                    "b1" => q.b1[at] += delta,
+                    _ => q.w2[at] += delta,
+                }
+                loss_of(&q)
+            };
+            let numeric = (nudge(eps) - nudge(-eps)) / (2.0 * f64::from(eps));
+            let analytic = match group {
+                "w1" => g.w1_input_major(shape)[at],
+                "b1" => g.b1[at],
+                _ => g.w2[at],
+            };
+            assert!(
+                (numeric - f64::from(analytic)).abs() < 1e-3,
+                "{group}[{at}]: numeric {numeric}, analytic {analytic}"
+            );
+            assert!(analytic != 0.0, "{group}[{at}] has no gradient");
+        }
+    }
+
+    /// The dispatched kernels (AVX2 where the CPU has it) give the portable
+    /// ones' numbers to the bit, and the thread count changes nothing.
+    #[test]
+    fn kernels_and_threads_do_not_change_a_bit() {
+        let same = |x: &[f32], y: &[f32]| {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| a.to_bits() == b.to_bits())
+        };
+        for hidden in [128, 48] {
+            let shape = Shape {
+                rows: 60,
+                hidden,
+                buckets: 2,
+            };
+            let s = samples(shape.rows);
+            let p = random(shape, 11);
+            let ids = [2, 0, 1, 1];
+            let n = ids.len();
+            let (mut acc_a, mut acc_b) = (vec![0.0; n * 2 * hidden], vec![0.0; n * 2 * hidden]);
+            let (mut out_a, mut out_b) = (vec![0.0; n], vec![0.0; n]);
+            forward_block(&p, shape, &s, &ids, &mut acc_a, &mut out_a);
+            forward_block_portable(&p, shape, &s, &ids, &mut acc_b, &mut out_b);
+            assert!(same(&acc_a, &acc_b) && same(&out_a, &out_b));
+            let d_out = [0.1, -0.2, 0.05, 0.3];
+            let width = shape.width();
+            assert!(shape.slices() > 1);
+            for slice in 0..shape.slices() {
+                let mut g_a = vec![0.0; shape.rows * width];
+                let mut g_b = vec![0.0; shape.rows * width];
+                let a = backward_slice(&p, shape, &s, &ids, slice, &acc_a, &d_out, &mut g_a);
+                let b =
+                    backward_slice_portable(&p, shape, &s, &ids, slice, &acc_b, &d_out, &mut g_b);
+                assert!(same(&g_a, &g_b) && same(&a.0, &b.0) && same(&a.1, &b.1));
+            }
+            // More samples than a forward block, on one thread and on three.
+            let many: Vec<usize> = (0..700).map(|k| k % 3).collect();
+            let run = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                pool.install(|| {
+                    let mut g = Params::zeros(shape);
+                    let loss = batch_gradient(&p, shape, &s, &many, &mut g, &mut Work::default());
+                    (loss, g)
+                })
+            };
+            let ((loss_1, g_1), (loss_3, g_3)) = (run(1), run(3));
+            assert_eq!(loss_1.to_bits(), loss_3.to_bits());
+            for (x, y) in g_1
+                .w1
+                .iter()
+                .chain(&g_1.b1)
+                .chain(&g_1.w2)
+                .zip(g_3.w1.iter().chain(&g_3.b1).chain(&g_3.w2))
+            {
+                assert_eq!(x.to_bits(), y.to_bits());
+            }
+        }
+    }
+
+    /// The sliced storage of the feature weights round-trips to the file's
+    /// order.
+    #[test]
+    fn sliced_storage_round_trips() {
+        let shape = Shape {
+            rows: 7,
+            hidden: 32,
+            buckets: 1,
+        };
+        let w1: Vec<f32> = (0..shape.rows * shape.hidden).map(|i| i as f32).collect();
+        let p = Params::from_input_major(shape, &w1, vec![0.0; 32], vec![0.0; 64], vec![0.0]);
+        assert_ne!(p.w1, w1);
+        assert_eq!(p.w1_input_major(shape), w1);
+    }
+}
