@@ -102,30 +102,29 @@ def main():
     names = sorted(usage)
     print("engine: " + " | ".join(f"{n} ({usage[n].games} games, {usage[n].moves} moves)"
                                   for n in names))
+    total = {n: sum(sum(v) for v in usage[n].by_move.values()) or 1.0 for n in names}
+
+    def row(label, values_of, share=False, fmt="6.3f"):
+        """One line: per engine, the mean of its values, their count and
+        (with `share`) their part of its thinking time."""
+        cells = []
+        for n in names:
+            values = values_of(usage[n])
+            part = f"{100 * sum(values) / total[n]:4.1f}%, " if share else ""
+            cells.append(f"{mean(values):{fmt}} s ({part}{len(values)})")
+        print(f"  {label:12} " + " | ".join(cells))
+
     print("\nseconds per move (share of the engine's thinking time) by move number")
     for band in MOVE_BANDS:
         label = f"moves {band[0]}-{band[1]}" if band[1] < 999 else f"moves {band[0]}+"
-        cells = []
-        for n in names:
-            times = usage[n].by_move.get(band, [])
-            total = sum(sum(v) for v in usage[n].by_move.values()) or 1.0
-            cells.append(f"{mean(times):6.3f} s ({100 * sum(times) / total:4.1f}%, {len(times)})")
-        print(f"  {label:12} " + " | ".join(cells))
+        row(label, lambda u: u.by_move.get(band, []), share=True)
     print("\nseconds per move by pieces on the board")
     for band in PIECE_BANDS:
-        cells = []
-        for n in names:
-            times = usage[n].by_pieces.get(band, [])
-            cells.append(f"{mean(times):6.3f} s ({len(times)})")
-        print(f"  {band[2]:12} " + " | ".join(cells))
+        row(band[2], lambda u: u.by_pieces.get(band, []))
     if any(usage[n].clock_at for n in names):
         print("\nmean clock left after move N (games still going)")
         for number in CLOCK_AT:
-            cells = []
-            for n in names:
-                left = usage[n].clock_at.get(number, [])
-                cells.append(f"{mean(left):7.2f} s ({len(left)})")
-            print(f"  move {number:<7} " + " | ".join(cells))
+            row(f"move {number}", lambda u: u.clock_at.get(number, []), fmt="7.2f")
         print("\nlowest clock of a game (mean, min); moves over a tenth of the clock left")
         for n in names:
             u = usage[n]

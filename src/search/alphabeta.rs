@@ -32,11 +32,9 @@ struct Node {
     static_eval: i32,
     /// The static evaluation is better than two plies before.
     improving: bool,
-    /// Antichess or giveaway.
+    /// Antichess or giveaway (whose legal moves are in the node's picker
+    /// already: generated before pruning, see `read_node`).
     losers: bool,
-    /// Antichess and giveaway: the legal moves are already in the node's
-    /// picker (generated before pruning).
-    moves_generated: bool,
     /// Antichess and giveaway: a capture is compulsory here.
     forced: bool,
     /// How many times wider margins on the static evaluation are.
@@ -124,7 +122,7 @@ impl Worker {
             depth -= 1;
         }
 
-        if !node.moves_generated {
+        if !node.losers {
             pos.generate(picker.moves_mut());
         }
         let moves = picker.moves_mut();
@@ -354,7 +352,6 @@ impl Worker {
             static_eval,
             improving,
             losers,
-            moves_generated: losers,
             forced,
             // Margins on the static evaluation are wider where material is
             // a liability and can change hands in long forced runs.

@@ -72,7 +72,7 @@ pub const OPENING_CHECK_NODES: u64 = 20_000;
 pub(super) const OPENING_TRIES: u32 = 32;
 
 /// The engine's judgement of an opening: the score of a fresh search of
-/// [`OPENING_CHECK_NODES`] nodes (side to move's view).
+/// `nodes` nodes (side to move's view).
 pub(super) fn opening_score(engine: &mut Engine, pos: Position, nodes: u64) -> i32 {
     engine.new_game();
     engine.set_position(pos, Vec::new());

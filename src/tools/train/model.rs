@@ -3,15 +3,15 @@
 //!
 //! The hidden units are cut into fixed slices of [`SLICE_WIDTH`] units
 //! (16 where the hidden size is not a multiple of it). A batch is
-//! trained in three steps: every slice runs the forward pass of its units
-//! for every sample (its accumulators and its share of each output);
-//! the outputs, errors and output gradients follow in sample order; then
-//! every slice adds the gradients of its own units (its columns of the
-//! feature weights, its biases and output weights). No two slices write
-//! the same number, so there is one gradient buffer, not one per thread,
-//! and a network with king buckets (eight sets of feature weights) costs no
-//! more per sample than one without. The slices are fixed and each sums
-//! in sample order, so the result does not depend on the number of threads.
+//! trained in three steps: the forward pass, by fixed blocks of samples
+//! (it only reads the weights), slice by slice within a block; the errors
+//! and output gradients, in sample order; then every slice adds the
+//! gradients of its own units (its columns of the feature weights, its
+//! biases and output weights). No two slices write the same number, so
+//! there is one gradient buffer, not one per thread, and a network with
+//! king buckets (eight sets of feature weights) costs little more per
+//! sample than one without. Blocks and slices are fixed and every sum runs
+//! in a fixed order, so the result does not depend on the number of threads.
 //!
 //! The feature weights are stored slice by slice (`[slice][row][unit of the
 //! slice]`), so that a slice's weights, gradients and Adam moments are one
@@ -23,8 +23,8 @@ use rayon::prelude::*;
 
 /// Units of a slice of the hidden layer: wide enough that the work per
 /// sample and feature is a few vector operations, not the bookkeeping
-/// around them (16-unit slices made training 1.75 times slower than
-/// 64-unit ones at 256 hidden units).
+/// around them (2 epochs of 596,298 positions at 256 hidden units, loading
+/// included: 12.1 s with 16-unit slices, 5.3 s with 64-unit ones).
 pub(super) const SLICE_WIDTH: usize = 64;
 /// Units of a slice where the hidden size is not a multiple of
 /// [`SLICE_WIDTH`] (it is always a multiple of this).
@@ -471,27 +471,14 @@ impl Adam {
             .zip(self.m.w1.par_chunks_mut(width))
             .zip(self.v.w1.par_chunks_mut(width))
             .for_each(|(((w, g), m), v)| update.apply(w, g, m, v, FEATURE_CLIP));
-        update.apply(
-            &mut p.b1,
-            &g.b1,
-            &mut self.m.b1,
-            &mut self.v.b1,
-            FEATURE_CLIP,
-        );
-        update.apply(
-            &mut p.w2,
-            &g.w2,
-            &mut self.m.w2,
-            &mut self.v.w2,
-            OUTPUT_CLIP,
-        );
-        update.apply(
-            &mut p.b2,
-            &g.b2,
-            &mut self.m.b2,
-            &mut self.v.b2,
-            OUTPUT_BIAS_CLIP,
-        );
+        let (m, v) = (&mut self.m, &mut self.v);
+        for (w, g, m, v, clip) in [
+            (&mut p.b1, &g.b1, &mut m.b1, &mut v.b1, FEATURE_CLIP),
+            (&mut p.w2, &g.w2, &mut m.w2, &mut v.w2, OUTPUT_CLIP),
+            (&mut p.b2, &g.b2, &mut m.b2, &mut v.b2, OUTPUT_BIAS_CLIP),
+        ] {
+            update.apply(w, g, m, v, clip);
+        }
     }
 }
 
