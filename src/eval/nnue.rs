@@ -19,7 +19,9 @@
 //! A feature transformer (`INPUTS x HIDDEN` per king bucket, bias) gives one
 //! accumulator per perspective; both are clipped to `0..=QA` (CReLU), the side to move's
 //! first, and one output neuron reads them: `eval = (out + bias) * SCALE /
-//! (QA * QB)` centipawns. A network may have several output neurons
+//! (QA * QB)` centipawns. A network may instead square the clipped values
+//! ([`Activation::SCReLU`], format version 4): then `out = sum(clamp(a, 0,
+//! QA)^2 * w) / QA`, on the same scale. A network may have several output neurons
 //! ("output buckets"), one per range of the number of pieces on the board
 //! ([`output_bucket`]); the position picks which one speaks. Accumulators are updated from the
 //! [`Delta`] that `make_move_delta` reports (board pieces and pocket counts)
@@ -34,6 +36,7 @@
 //! | inputs (u32, = [`INPUTS`]), hidden size (u32) | 8 |
 //! | output buckets (u32, 1..=[`MAX_BUCKETS`]; absent in version 1 files, which have one) | 4 |
 //! | king buckets (u32, 1..=[`MAX_KING_BUCKETS`]), then the bucket of each own-king square a1..h8 as the perspective sees it (64 bytes); both absent before version 3 (one bucket) | 4 + 64 |
+//! | activation (u32: 0 CReLU, 1 SCReLU); absent before version 4 (CReLU) | 4 |
 //! | description length (u32), then the description (UTF-8: architecture, variants, how it was trained) | 4 + n |
 //! | variants: count (u32), then one byte each (`Variant::id`) | 4 + v |
 //! | feature weights, i16, king bucket-major, then input-major (`king buckets * INPUTS * hidden`) | |
@@ -74,10 +77,52 @@ pub const SCALE: i32 = 600;
 pub const MAGIC: &[u8; 8] = b"RUKAVNN1";
 /// Most king buckets.
 pub const MAX_KING_BUCKETS: usize = 16;
-/// Version of the file format written (versions 1 and 2 are still read).
-/// A network with one king bucket is written as version 2, the format
-/// every earlier engine reads.
-pub const FORMAT_VERSION: u32 = 3;
+/// Newest version of the file format (all earlier ones are still read).
+/// A network is written in the oldest version that can hold it: version 2
+/// for one king bucket and CReLU (the format every earlier engine reads),
+/// 3 with king buckets, 4 with SCReLU.
+pub const FORMAT_VERSION: u32 = 4;
+/// Largest output weight of an SCReLU network: a clipped activation (at
+/// most [`QA`]) times it must fit `i16`, which the vector kernel relies on.
+pub const MAX_SCRELU_OUTPUT_WEIGHT: i16 = 127;
+
+/// How the output neuron reads a hidden unit's sum `a` (1.0 = [`QA`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Activation {
+    /// `clamp(a, 0, 1)`.
+    #[default]
+    CReLU,
+    /// `clamp(a, 0, 1)^2`: squared, so that the single output neuron can
+    /// weigh products of a unit with itself.
+    SCReLU,
+}
+
+impl Activation {
+    /// The number stored in the file.
+    pub fn id(self) -> u32 {
+        match self {
+            Activation::CReLU => 0,
+            Activation::SCReLU => 1,
+        }
+    }
+
+    /// The activation stored as `id` in a file.
+    pub fn from_id(id: u32) -> Option<Activation> {
+        match id {
+            0 => Some(Activation::CReLU),
+            1 => Some(Activation::SCReLU),
+            _ => None,
+        }
+    }
+
+    /// Its name in descriptions and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::CReLU => "CReLU",
+            Activation::SCReLU => "SCReLU",
+        }
+    }
+}
 
 /// Which set of feature weights a perspective uses: a bucket for each
 /// square of its own king, seen from its side (Black's view mirrored
@@ -254,6 +299,8 @@ pub struct Network {
     buckets: usize,
     /// Feature-weight sets chosen by the own king's square.
     king_buckets: KingBuckets,
+    /// How the output neuron reads the accumulators.
+    activation: Activation,
     /// `king buckets * INPUTS * hidden`, king bucket-major, then input-major.
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
@@ -313,6 +360,11 @@ pub enum NetworkError {
     BadKingBuckets,
     /// A variant number that names no variant.
     UnknownVariantId(u8),
+    /// An activation number that names no activation.
+    UnknownActivation(u32),
+    /// An SCReLU network with an output weight beyond
+    /// ±[`MAX_SCRELU_OUTPUT_WEIGHT`].
+    OutputWeightOutOfRange(i16),
     /// Bytes after the last weight.
     TrailingBytes,
     /// Parts: a hidden size that is not a multiple of 16 in 16..=[`MAX_HIDDEN`].
@@ -345,6 +397,11 @@ impl fmt::Display for NetworkError {
                 "the king-bucket map does not use buckets 0..n (n up to {MAX_KING_BUCKETS})"
             ),
             NetworkError::UnknownVariantId(v) => write!(f, "unknown variant number {v}"),
+            NetworkError::UnknownActivation(a) => write!(f, "unknown activation number {a}"),
+            NetworkError::OutputWeightOutOfRange(w) => write!(
+                f,
+                "output weight {w} of an SCReLU network beyond ±{MAX_SCRELU_OUTPUT_WEIGHT}"
+            ),
             NetworkError::TrailingBytes => write!(f, "trailing bytes after the weights"),
             NetworkError::InvalidHiddenSize(h) => write!(
                 f,
@@ -455,6 +512,7 @@ impl Network {
             hidden,
             buckets,
             king_buckets,
+            activation: Activation::CReLU,
             feature_weights,
             feature_bias,
             output_weights,
@@ -462,6 +520,23 @@ impl Network {
             variants,
             description,
         })
+    }
+
+    /// The same network read through `activation` (CReLU when built from
+    /// parts); SCReLU refuses output weights beyond
+    /// ±[`MAX_SCRELU_OUTPUT_WEIGHT`].
+    pub fn with_activation(mut self, activation: Activation) -> Result<Network, NetworkError> {
+        if activation == Activation::SCReLU {
+            if let Some(&w) = self
+                .output_weights
+                .iter()
+                .find(|w| w.unsigned_abs() > MAX_SCRELU_OUTPUT_WEIGHT as u16)
+            {
+                return Err(NetworkError::OutputWeightOutOfRange(w));
+            }
+        }
+        self.activation = activation;
+        Ok(self)
     }
 
     /// Reads a network file, checking magic, version, sizes and checksum.
@@ -502,6 +577,12 @@ impl Network {
         } else {
             KingBuckets::NONE
         };
+        let activation = if version >= 4 {
+            let id = r.u32()?;
+            Activation::from_id(id).ok_or(NetworkError::UnknownActivation(id))?
+        } else {
+            Activation::CReLU
+        };
         let desc_len = r.u32()? as usize;
         let description = String::from_utf8_lossy(r.take(desc_len)?).into_owned();
         let n_variants = r.u32()? as usize;
@@ -529,22 +610,31 @@ impl Network {
             output_bias,
             variants,
             description,
-        )
+        )?
+        .with_activation(activation)
     }
 
     /// The file image of the network (see the module documentation).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
-        let bucketed = self.king_buckets.count() > 1;
-        let version: u32 = if bucketed { FORMAT_VERSION } else { 2 };
+        let version: u32 = if self.activation != Activation::CReLU {
+            4
+        } else if self.king_buckets.count() > 1 {
+            3
+        } else {
+            2
+        };
         out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
-        if bucketed {
+        if version >= 3 {
             out.extend_from_slice(&(self.king_buckets.count() as u32).to_le_bytes());
             out.extend_from_slice(self.king_buckets.map());
+        }
+        if version >= 4 {
+            out.extend_from_slice(&self.activation.id().to_le_bytes());
         }
         out.extend_from_slice(&(self.description.len() as u32).to_le_bytes());
         out.extend_from_slice(self.description.as_bytes());
@@ -581,6 +671,11 @@ impl Network {
     /// The king buckets (feature-weight sets by the own king's square).
     pub fn king_buckets(&self) -> KingBuckets {
         self.king_buckets
+    }
+
+    /// How the output neuron reads the accumulators.
+    pub fn activation(&self) -> Activation {
+        self.activation
     }
 
     /// The description stored in the file.
@@ -698,9 +793,15 @@ impl Network {
         let them = &acc.values[side.flip().index()][..h];
         let weights = &self.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
         let (w_us, w_them) = weights.split_at(h);
-        let sum = crelu_dot(us, w_us) + crelu_dot(them, w_them);
-        ((i64::from(sum) + i64::from(self.output_bias[bucket])) * i64::from(SCALE)
-            / i64::from(QA * QB)) as i32
+        let sum = match self.activation {
+            Activation::CReLU => {
+                i64::from(crelu_dot(us, w_us)) + i64::from(crelu_dot(them, w_them))
+            }
+            Activation::SCReLU => {
+                (simd::screlu_dot(us, w_us) + simd::screlu_dot(them, w_them)) / i64::from(QA)
+            }
+        };
+        ((sum + i64::from(self.output_bias[bucket])) * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
     /// Evaluates `pos` from scratch (tests, `eval` command).
@@ -751,6 +852,17 @@ mod simd {
         total
     }
 
+    /// `sum(clamp(a, 0, QA)^2 * w)`, exactly, in 64 bits.
+    #[inline(always)]
+    fn screlu_dot_portable(acc: &[i16], weights: &[i16]) -> i64 {
+        let mut total = 0i64;
+        for (&a, &w) in acc.iter().zip(weights) {
+            let c = i64::from(a.clamp(0, QA as i16));
+            total += c * c * i64::from(w);
+        }
+        total
+    }
+
     /// The same loops compiled for AVX2.
     ///
     /// # Safety
@@ -773,8 +885,8 @@ mod simd {
         use std::arch::x86_64::{
             __m256i, _mm256_add_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256,
             _mm256_loadu_si256, _mm256_madd_epi16, _mm256_max_epi16, _mm256_min_epi16,
-            _mm256_set1_epi16, _mm256_setzero_si256, _mm_add_epi32, _mm_cvtsi128_si32,
-            _mm_shuffle_epi32,
+            _mm256_mullo_epi16, _mm256_set1_epi16, _mm256_setzero_si256, _mm256_storeu_si256,
+            _mm_add_epi32, _mm_cvtsi128_si32, _mm_shuffle_epi32,
         };
 
         /// The CReLU dot product, written with intrinsics: the compiler
@@ -808,6 +920,39 @@ mod simd {
             let quarter = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
             let last = _mm_add_epi32(quarter, _mm_shuffle_epi32::<0b10_11_00_01>(quarter));
             _mm_cvtsi128_si32(last)
+        }
+
+        /// The SCReLU dot product: `(c * w) * c` with `c` the clamped
+        /// activation, the first product in 16 bits (it fits: `c <= 255`
+        /// and `|w| <= MAX_SCRELU_OUTPUT_WEIGHT`, which loading checks),
+        /// the second by `vpmaddwd` into 32-bit lanes. A lane adds one pair
+        /// per 16 units, at most `2 * 255 * 32385` each, 64 pairs for the
+        /// largest layer: below 2^31. The lanes are added in 64 bits, so
+        /// the result equals [`super::screlu_dot_portable`]'s (a unit test
+        /// checks it). Safety: needs AVX2.
+        #[target_feature(enable = "avx2")]
+        pub unsafe fn screlu_dot(acc: &[i16], weights: &[i16]) -> i64 {
+            let zero = _mm256_setzero_si256();
+            let ceiling = _mm256_set1_epi16(super::QA as i16);
+            let mut sum = _mm256_setzero_si256();
+            for (a, w) in acc.chunks_exact(16).zip(weights.chunks_exact(16)) {
+                // SAFETY: each chunk is 16 i16 values, 32 bytes, the size
+                // of one unaligned load.
+                let (a, w) = unsafe {
+                    (
+                        _mm256_loadu_si256(a.as_ptr().cast::<__m256i>()),
+                        _mm256_loadu_si256(w.as_ptr().cast::<__m256i>()),
+                    )
+                };
+                let clamped = _mm256_min_epi16(_mm256_max_epi16(a, zero), ceiling);
+                let weighted = _mm256_mullo_epi16(clamped, w);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(weighted, clamped));
+            }
+            let mut lanes = [0i32; 8];
+            // SAFETY: `lanes` is 8 i32 values, 32 bytes, the size of one
+            // unaligned store.
+            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), sum) };
+            lanes.iter().map(|&x| i64::from(x)).sum()
         }
     }
 
@@ -848,6 +993,16 @@ mod simd {
         dispatch!(avx2::dot(acc, weights), dot_portable(acc, weights))
     }
 
+    /// `sum(clamp(a, 0, QA)^2 * w)`, for weights within
+    /// ±`MAX_SCRELU_OUTPUT_WEIGHT` and at most `MAX_HIDDEN` units.
+    #[inline]
+    pub fn screlu_dot(acc: &[i16], weights: &[i16]) -> i64 {
+        dispatch!(
+            avx2::screlu_dot(acc, weights),
+            screlu_dot_portable(acc, weights)
+        )
+    }
+
     #[cfg(test)]
     mod tests {
         #[test]
@@ -867,6 +1022,26 @@ mod simd {
             assert_eq!(
                 super::crelu_dot(&big_a, &big_w),
                 super::dot_portable(&big_a, &big_w)
+            );
+            // SCReLU: weights at both ends of the allowed range, every
+            // activation at the clamp's top, the largest layer (the lanes'
+            // worst case), and the mixed values.
+            let top_a = vec![i16::MAX; 1024];
+            for w in [127i16, -127] {
+                let top_w = vec![w; 1024];
+                let exact = 1024 * 255 * 255 * i64::from(w);
+                assert_eq!(super::screlu_dot(&top_a, &top_w), exact);
+                assert_eq!(super::screlu_dot_portable(&top_a, &top_w), exact);
+            }
+            let small_w: Vec<i16> = w.iter().map(|&x| x.clamp(-127, 127)).collect();
+            assert_eq!(
+                super::screlu_dot(&a, &small_w),
+                super::screlu_dot_portable(&a, &small_w)
+            );
+            let mixed_w: Vec<i16> = (0..1024).map(|i| [127, -127, 3, 0][i % 4]).collect();
+            assert_eq!(
+                super::screlu_dot(&big_a, &mixed_w),
+                super::screlu_dot_portable(&big_a, &mixed_w)
             );
             let (mut x, mut y) = (a.clone(), a.clone());
             super::add(&mut x, &w);

@@ -4,7 +4,8 @@
 //! layer (see [`model`]), so the thread count does not change the result.
 //!
 //! Model (floating point while training): one accumulator per perspective
-//! `a = b1 + sum of W1 rows of the active features`, `h = clamp(a, 0, 1)`,
+//! `a = b1 + sum of W1 rows of the active features`, `h = clamp(a, 0, 1)`
+//! (squared with `--activation screlu`),
 //! `out = W2 . [h_stm, h_other] + b2`, prediction `sigmoid(out)`, and the
 //! network's evaluation is `out * SCALE` centipawns. Target: `lambda *
 //! sigmoid(score / SCALE) + (1 - lambda) * result`, both from the side to
@@ -17,8 +18,8 @@ use super::progress::Progress;
 use super::record::read_records;
 use model::{sigmoid, Adam, Params, Samples, Shape, Work, NARROW_SLICE_WIDTH};
 use rukav::eval::nnue::{
-    active_features, output_bucket, KingBuckets, Network, BOARD_FEATURES, INPUTS, MAX_BUCKETS,
-    MAX_HIDDEN, QA, QB, SCALE,
+    active_features, output_bucket, Activation, KingBuckets, Network, BOARD_FEATURES, INPUTS,
+    MAX_BUCKETS, MAX_HIDDEN, QA, QB, SCALE,
 };
 use rukav::rng::Rng;
 use rukav::{Color, Variant};
@@ -48,6 +49,11 @@ pub struct TrainArgs {
     /// src/eval/nnue.rs): 1 (none), 4 or 8.
     #[arg(long, default_value_t = 1)]
     pub king_buckets: usize,
+    /// How the output reads a hidden unit: `crelu` (`clamp(a, 0, 1)`) or
+    /// `screlu` (its square; network format version 4). Default: crelu,
+    /// or the `--init` network's.
+    #[arg(long, value_parser = parse_activation)]
+    pub activation: Option<Activation>,
     /// Passes over the data.
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
@@ -73,8 +79,9 @@ pub struct TrainArgs {
     #[arg(long)]
     pub mirror: bool,
     /// Start from this network's weights instead of random ones (fine
-    /// tuning, e.g. a crazyhouse network on bughouse data). Its hidden size
-    /// and output buckets are used (`--hidden` and `--buckets` are ignored);
+    /// tuning, e.g. a crazyhouse network on bughouse data). Its hidden size,
+    /// output buckets and activation are used (`--hidden` and `--buckets`
+    /// are ignored, another `--activation` is refused);
     /// a network of one king bucket may start one of more
     /// (`--king-buckets`), each bucket a copy of its weights.
     /// `--epochs 0` re-labels the network for `--variant`
@@ -88,6 +95,15 @@ pub struct TrainArgs {
     /// not see castling rights).
     #[arg(long, num_args = 1.., value_parser = super::variant_parser())]
     pub also_serves: Vec<Variant>,
+}
+
+/// `--activation`'s value.
+fn parse_activation(s: &str) -> Result<Activation, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "crelu" => Ok(Activation::CReLU),
+        "screlu" => Ok(Activation::SCReLU),
+        _ => Err(format!("{s}: crelu or screlu")),
+    }
 }
 
 /// The feature of the same piece on the square mirrored left to right
@@ -185,6 +201,17 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
         Some(net) => (net.hidden(), net.buckets()),
         None => (args.hidden, args.buckets),
     };
+    let activation = match (&init, args.activation) {
+        (Some(net), Some(asked)) if asked != net.activation() => {
+            return Err(format!(
+                "--init has activation {}: --activation {} would change what its weights mean",
+                net.activation().name(),
+                asked.name()
+            ))
+        }
+        (Some(net), _) => net.activation(),
+        (None, asked) => asked.unwrap_or_default(),
+    };
     let king_buckets = KingBuckets::layout(args.king_buckets)
         .ok_or_else(|| format!("--king-buckets {}: 1, 4 or 8", args.king_buckets))?;
     if let Some(net) = &init {
@@ -230,6 +257,7 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
         rows,
         hidden: h,
         buckets,
+        activation,
     };
     let mut p = match &init {
         Some(net) => dequantise(net, shape),
@@ -340,13 +368,14 @@ fn quantise(
         }
     }
     let description = format!(
-        "{INPUTS}(768 board + 60 pocket){} -> {h}x2 CReLU -> 1 ({} output buckets); QA {QA} QB {QB} scale {SCALE}; \
+        "{INPUTS}(768 board + 60 pocket){} -> {h}x2 {} -> 1 ({} output buckets); QA {QA} QB {QB} scale {SCALE}; \
          trained by rukav train on {positions} {} positions: epochs {} batch {} lr {} lambda {} seed {}",
         if king_buckets.count() > 1 {
             format!(" x {} king buckets", king_buckets.count())
         } else {
             String::new()
         },
+        shape.activation.name(),
         p.b2.len(),
         variant.name(),
         args.epochs,
@@ -366,6 +395,7 @@ fn quantise(
         None => String::new(),
     };
     Network::from_parts_bucketed(h, king_buckets, fw, fb, ow, ob, variants, description)
+        .and_then(|net| net.with_activation(shape.activation))
         .map_err(|e| e.to_string())
 }
 
@@ -385,7 +415,78 @@ pub fn main(args: TrainArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
     use rukav::position::Position;
+
+    /// `rukav train`'s arguments as the command line gives them.
+    #[derive(Parser)]
+    struct Command {
+        #[command(flatten)]
+        args: TrainArgs,
+    }
+
+    /// The float model's evaluation (centipawns, side to move's view) of
+    /// `pos`, unit by unit in the file's order.
+    fn float_eval(p: &Params, shape: Shape, pos: &Position) -> f32 {
+        let h = shape.hidden;
+        let w1 = p.w1_input_major(shape);
+        let bucket = output_bucket(pos, shape.buckets);
+        let mut out = p.b2[bucket];
+        let stm = pos.side_to_move();
+        for (side, perspective) in [stm, stm.flip()].into_iter().enumerate() {
+            let mut features = Vec::new();
+            active_features(pos, perspective, &mut features);
+            for j in 0..h {
+                let a = features
+                    .iter()
+                    .fold(p.b1[j], |a, &f| a + w1[f * h + j])
+                    .clamp(0.0, 1.0);
+                let a = if shape.activation == Activation::SCReLU {
+                    a * a
+                } else {
+                    a
+                };
+                out += a * p.w2[bucket * 2 * h + side * h + j];
+            }
+        }
+        out * SCALE as f32
+    }
+
+    /// The network that `quantise` writes evaluates positions as the float
+    /// model of its own (rounded) weights does, to the centipawn, with
+    /// either activation: the engine's integer arithmetic (and its vector
+    /// kernels) is the trainer's model; the file says which activation.
+    #[test]
+    fn the_quantised_network_evaluates_as_the_float_model() {
+        let rules = Variant::Crazyhouse.rules();
+        let args = Command::parse_from(["train", "--data", "x", "--out", "y"]).args;
+        for activation in [Activation::CReLU, Activation::SCReLU] {
+            let shape = Shape {
+                rows: INPUTS,
+                hidden: 64,
+                buckets: 2,
+                activation,
+            };
+            let p = random_params(shape, &mut Rng(5));
+            let net =
+                quantise(&p, shape, KingBuckets::NONE, Variant::Crazyhouse, &args, 0).unwrap();
+            let net = Network::from_bytes(&net.to_bytes()).unwrap();
+            assert_eq!(net.activation(), activation);
+            let p = dequantise(&net, shape);
+            for fen in [
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                "2kr3r/pbp2pp1/1p2p2p/8/3PN3/5N2/PPP2PPP/2KR3R[QBbpp] b - - 2 14",
+                "8/8/3k4/8/8/4K3/8/8[QRBNPqrbnp] w - - 0 40",
+            ] {
+                let pos = Position::from_fen(fen, rules).unwrap();
+                let (engine, float) = (net.evaluate_position(&pos), float_eval(&p, shape, &pos));
+                assert!(
+                    (engine as f32 - float).abs() <= 1.5,
+                    "{activation:?} {fen}: engine {engine}, float {float}"
+                );
+            }
+        }
+    }
 
     /// The FEN of `fen`'s position mirrored left to right (board ranks
     /// reversed; the test positions have no castling rights or en passant

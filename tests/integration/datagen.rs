@@ -260,6 +260,8 @@ fn train_init_starts_from_a_network_and_relabels_it() {
 /// (`--init --king-buckets 4 --epochs 0`) evaluates every position as
 /// before (each bucket a copy), its file says four buckets, and a network
 /// trained with them from scratch loads; wrong bucket settings are refused.
+/// An SCReLU network trains, loads and starts another with its activation;
+/// asking another activation of an `--init` network is refused.
 #[test]
 fn train_king_buckets_start_from_copies_and_load() {
     use rukav::eval::nnue::{embedded, load_file};
@@ -327,6 +329,42 @@ fn train_king_buckets_start_from_copies_and_load() {
         "{}",
         net.description()
     );
+    // SCReLU, from scratch, then fine-tuned from itself (its activation
+    // kept without asking).
+    let squared = path("squared.nnue");
+    let (ok, log) = run_train(&[
+        "--data",
+        &data,
+        "--activation",
+        "screlu",
+        "--hidden",
+        "16",
+        "--epochs",
+        "1",
+        "--batch",
+        "16",
+        "--out",
+        &squared,
+    ]);
+    assert!(ok, "{log}");
+    let net = load_file(&squared).unwrap();
+    assert_eq!(net.activation(), rukav::eval::nnue::Activation::SCReLU);
+    assert!(
+        net.description().contains("SCReLU"),
+        "{}",
+        net.description()
+    );
+    let again = path("again.nnue");
+    let (ok, log) = run_train(&[
+        "--data", &data, "--init", &squared, "--epochs", "0", "--out", &again,
+    ]);
+    assert!(ok, "{log}");
+    let net_again = load_file(&again).unwrap();
+    assert_eq!(
+        net_again.activation(),
+        rukav::eval::nnue::Activation::SCReLU
+    );
+    assert!(net_again.parts() == net.parts());
     // A layout that does not exist, a bucketed network started as another
     // layout, and mirroring with buckets are refused.
     let refused = |extra: &[&str]| {
@@ -335,6 +373,8 @@ fn train_king_buckets_start_from_copies_and_load() {
         log
     };
     assert!(refused(&["--king-buckets", "3"]).contains("1, 4 or 8"));
+    assert!(refused(&["--activation", "relu"]).contains("crelu or screlu"));
+    assert!(refused(&["--init", &copied, "--activation", "screlu"]).contains("CReLU"));
     assert!(refused(&["--init", &copied, "--king-buckets", "8"]).contains("--king-buckets 4"));
     assert!(refused(&["--king-buckets", "4", "--mirror"]).contains("--mirror"));
     std::fs::remove_dir_all(&dir).unwrap();

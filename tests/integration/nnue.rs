@@ -3,7 +3,9 @@
 //! back to the pocket as pawns, bughouse pockets changed from outside), the
 //! file format round-trips, and bad files are refused with a message.
 
-use rukav::eval::nnue::{self, Accumulator, KingBuckets, Network, NetworkError, INPUTS};
+use rukav::eval::nnue::{
+    self, Accumulator, Activation, KingBuckets, Network, NetworkError, INPUTS, QA,
+};
 use rukav::rng::Rng;
 use rukav::{Color, PieceType, Position, Variant};
 
@@ -283,6 +285,91 @@ fn the_embedded_network_loads() {
 
 /// A network with eight output buckets: each bucket speaks for its range of
 /// pieces on the board, and the file round-trips with them.
+/// SCReLU networks are written as format version 4 (king buckets or not)
+/// and read back; they evaluate as the straightforward sum of squared
+/// clipped activations; an output weight beyond the kernel's range and an
+/// unknown activation number are refused.
+#[test]
+fn screlu_networks_round_trip_and_evaluate_as_their_formula() {
+    let rules = Variant::Crazyhouse.rules();
+    let fens = [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "2kr3r/pbp2pp1/1p2p2p/8/3PN3/5N2/PPP2PPP/2KR3R[QBbpp] b - - 2 14",
+        "8/8/3k4/8/8/4K3/8/8[QRBNPqrbnp] w - - 0 40",
+    ];
+    for king_buckets in [KingBuckets::NONE, KingBuckets::layout(4).unwrap()] {
+        let crelu = random_bucketed_net(9, 32, king_buckets, vec![Variant::Crazyhouse]);
+        let net = random_bucketed_net(9, 32, king_buckets, vec![Variant::Crazyhouse])
+            .with_activation(Activation::SCReLU)
+            .unwrap();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes[8..12], 4u32.to_le_bytes());
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back.activation(), Activation::SCReLU);
+        assert_eq!(back.king_buckets(), king_buckets);
+        assert_eq!(back.to_bytes(), bytes);
+        let (_, _, output_weights, output_bias) = net.parts();
+        for fen in fens {
+            let pos = Position::from_fen(fen, rules).unwrap();
+            let mut acc = Accumulator::default();
+            net.refresh(&pos, &mut acc);
+            let stm = pos.side_to_move();
+            let mut sum = 0i64;
+            for (side, perspective) in [stm, stm.flip()].into_iter().enumerate() {
+                for j in 0..32 {
+                    let c = i64::from(acc.values[perspective.index()][j].clamp(0, QA as i16));
+                    sum += c * c * i64::from(output_weights[side * 32 + j]);
+                }
+            }
+            let expected =
+                (sum / i64::from(QA) + i64::from(output_bias[0])) * 600 / i64::from(QA * 64);
+            assert_eq!(i64::from(back.evaluate_position(&pos)), expected, "{fen}");
+            assert_ne!(
+                back.evaluate_position(&pos),
+                crelu.evaluate_position(&pos),
+                "{fen}: the activation must matter"
+            );
+        }
+    }
+    // random_bucketed_net's output weights are within ±120.
+    let small = random_net(3, 16, vec![]);
+    let (fw, fb, ow, ob) = small.parts();
+    let mut too_big = ow.to_vec();
+    too_big[5] = 128;
+    let parts = |ow: Vec<i16>| {
+        Network::from_parts(
+            16,
+            fw.to_vec(),
+            fb.to_vec(),
+            ow,
+            ob.to_vec(),
+            vec![],
+            String::new(),
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        parts(too_big)
+            .with_activation(Activation::SCReLU)
+            .unwrap_err(),
+        NetworkError::OutputWeightOutOfRange(128)
+    );
+    // An activation number 2, with a valid checksum.
+    let mut bad = random_net(3, 16, vec![])
+        .with_activation(Activation::SCReLU)
+        .unwrap()
+        .to_bytes();
+    bad.truncate(bad.len() - 8);
+    let activation_at = 8 + 4 + 8 + 4 + 4 + 64;
+    bad[activation_at..activation_at + 4].copy_from_slice(&2u32.to_le_bytes());
+    let sum = nnue::checksum(&bad);
+    bad.extend_from_slice(&sum.to_le_bytes());
+    assert_eq!(
+        Network::from_bytes(&bad).unwrap_err(),
+        NetworkError::UnknownActivation(2)
+    );
+}
+
 #[test]
 fn output_buckets_choose_by_pieces_and_round_trip() {
     let hidden = 32;

@@ -20,6 +20,7 @@
 //! (`[row][unit]`).
 
 use rayon::prelude::*;
+use rukav::eval::nnue::Activation;
 
 /// Units of a slice of the hidden layer: wide enough that the work per
 /// sample and feature is a few vector operations, not the bookkeeping
@@ -47,9 +48,16 @@ pub(super) struct Shape {
     pub hidden: usize,
     /// Output buckets.
     pub buckets: usize,
+    /// How the output reads a hidden unit.
+    pub activation: Activation,
 }
 
 impl Shape {
+    /// Is the activation squared (SCReLU)?
+    fn squared(&self) -> bool {
+        self.activation == Activation::SCReLU
+    }
+
     /// Units per slice.
     fn width(&self) -> usize {
         if self.hidden.is_multiple_of(SLICE_WIDTH) {
@@ -218,6 +226,30 @@ fn forward_block(
     forward_block_portable(p, shape, s, ids, acc, out)
 }
 
+/// The activation of a hidden unit's sum `x`: `clamp(x, 0, 1)`, squared
+/// for SCReLU.
+#[inline(always)]
+fn activate<const SQUARED: bool>(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    if SQUARED {
+        c * c
+    } else {
+        c
+    }
+}
+
+/// The derivative of [`activate`] at `x` (0 where the clamp is flat).
+#[inline(always)]
+fn activation_slope<const SQUARED: bool>(x: f32) -> f32 {
+    if x <= 0.0 || x >= 1.0 {
+        0.0
+    } else if SQUARED {
+        2.0 * x
+    } else {
+        1.0
+    }
+}
+
 /// [`forward_block_portable`] compiled with AVX2 (8 floats a vector
 /// instead of SSE2's 4). Only element-wise loops are vectorised (the
 /// compiler does not reorder a float sum, and FMA is not enabled), so the
@@ -253,6 +285,23 @@ fn forward_block_portable(
     acc: &mut [f32],
     out: &mut [f32],
 ) {
+    if shape.squared() {
+        forward_block_with::<true>(p, shape, s, ids, acc, out)
+    } else {
+        forward_block_with::<false>(p, shape, s, ids, acc, out)
+    }
+}
+
+/// [`forward_block_portable`] for one activation.
+#[inline(always)]
+fn forward_block_with<const SQUARED: bool>(
+    p: &Params,
+    shape: Shape,
+    s: &Samples,
+    ids: &[usize],
+    acc: &mut [f32],
+    out: &mut [f32],
+) {
     let (h, width, rows) = (shape.hidden, shape.width(), shape.rows);
     for (k, &i) in ids.iter().enumerate() {
         out[k] = p.b2[s.bucket(i)];
@@ -272,7 +321,7 @@ fn forward_block_portable(
                     }
                 }
                 for (x, w) in a.iter().zip(&w2[side * h + slice * width..][..width]) {
-                    out[k] += x.clamp(0.0, 1.0) * w;
+                    out[k] += activate::<SQUARED>(*x) * w;
                 }
             }
         }
@@ -381,6 +430,26 @@ fn backward_slice_portable(
     d_out: &[f32],
     g_w1: &mut [f32],
 ) -> (Vec<f32>, Vec<f32>) {
+    if shape.squared() {
+        backward_slice_with::<true>(p, shape, s, ids, slice, acc, d_out, g_w1)
+    } else {
+        backward_slice_with::<false>(p, shape, s, ids, slice, acc, d_out, g_w1)
+    }
+}
+
+/// [`backward_slice_portable`] for one activation.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn backward_slice_with<const SQUARED: bool>(
+    p: &Params,
+    shape: Shape,
+    s: &Samples,
+    ids: &[usize],
+    slice: usize,
+    acc: &[f32],
+    d_out: &[f32],
+    g_w1: &mut [f32],
+) -> (Vec<f32>, Vec<f32>) {
     let width = shape.width();
     let h = shape.hidden;
     g_w1.fill(0.0);
@@ -396,8 +465,8 @@ fn backward_slice_portable(
             let g2 = &mut g_w2[(bucket * 2 + side) * width..(bucket * 2 + side + 1) * width];
             for j in 0..width {
                 let x = a[j];
-                g2[j] += d * x.clamp(0.0, 1.0);
-                da[j] = if x <= 0.0 || x >= 1.0 { 0.0 } else { d * w2[j] };
+                g2[j] += d * activate::<SQUARED>(x);
+                da[j] = d * w2[j] * activation_slope::<SQUARED>(x);
                 g_b1[j] += da[j];
             }
             for &f in feats {
@@ -557,21 +626,30 @@ mod tests {
                 for &f in feats {
                     a += w1[f as usize * h + j];
                 }
-                out += a.clamp(0.0, 1.0) * p.w2[s.bucket(i) * 2 * h + side * h + j];
+                let c = a.clamp(0.0, 1.0);
+                let c = if shape.squared() { c * c } else { c };
+                out += c * p.w2[s.bucket(i) * 2 * h + side * h + j];
             }
         }
         out + p.b2[s.bucket(i)]
     }
 
     /// The sliced gradient agrees with a finite difference of the
-    /// straightforward loss, for a feature weight, a bias, an output weight.
+    /// straightforward loss, for a feature weight, a bias, an output weight,
+    /// with either activation.
     #[test]
     fn the_gradient_is_the_derivative_of_the_loss() {
-        let shape = Shape {
-            rows: 40,
-            hidden: 32,
-            buckets: 2,
-        };
+        for activation in [Activation::CReLU, Activation::SCReLU] {
+            gradient_matches_finite_differences(Shape {
+                rows: 40,
+                hidden: 32,
+                buckets: 2,
+                activation,
+            });
+        }
+    }
+
+    fn gradient_matches_finite_differences(shape: Shape) {
         let s = samples(shape.rows);
         let p = random(shape, 7);
         let ids = [0, 1, 2];
@@ -623,7 +701,8 @@ mod tests {
             };
             assert!(
                 (numeric - f64::from(analytic)).abs() < 1e-3,
-                "{group}[{at}]: numeric {numeric}, analytic {analytic}"
+                "{:?} {group}[{at}]: numeric {numeric}, analytic {analytic}",
+                shape.activation
             );
             assert!(analytic != 0.0, "{group}[{at}] has no gradient");
         }
@@ -636,11 +715,16 @@ mod tests {
         let same = |x: &[f32], y: &[f32]| {
             x.len() == y.len() && x.iter().zip(y).all(|(a, b)| a.to_bits() == b.to_bits())
         };
-        for hidden in [128, 48] {
+        for (hidden, activation) in [
+            (128, Activation::CReLU),
+            (48, Activation::CReLU),
+            (64, Activation::SCReLU),
+        ] {
             let shape = Shape {
                 rows: 60,
                 hidden,
                 buckets: 2,
+                activation,
             };
             let s = samples(shape.rows);
             let p = random(shape, 11);
@@ -697,6 +781,7 @@ mod tests {
             rows: 7,
             hidden: 32,
             buckets: 1,
+            activation: Activation::CReLU,
         };
         let w1: Vec<f32> = (0..shape.rows * shape.hidden).map(|i| i as f32).collect();
         let p = Params::from_input_major(shape, &w1, vec![0.0; 32], vec![0.0; 64], vec![0.0]);
