@@ -21,7 +21,13 @@
 //! first, and one output neuron reads them: `eval = (out + bias) * SCALE /
 //! (QA * QB)` centipawns. A network may instead square the clipped values
 //! ([`Activation::SCReLU`], format version 4): then `out = sum(clamp(a, 0,
-//! QA)^2 * w) / QA`, on the same scale. A network may have several output neurons
+//! QA)^2 * w) / QA`, on the same scale.
+//!
+//! A network may have a second hidden layer ([`SecondLayer`], format
+//! version 5): per output bucket, `units` neurons each read both
+//! accumulators as the output neuron does (`z = sum + bias`, scale `QA *
+//! QB`), are clipped to `0..=QA * QB`, and the output neuron reads them:
+//! `eval = (sum(y * w) + bias) * SCALE / (QA * QB * QB)`. A network may have several output neurons
 //! ("output buckets"), one per range of the number of pieces on the board
 //! ([`output_bucket`]); the position picks which one speaks. Accumulators are updated from the
 //! [`Delta`] that `make_move_delta` reports (board pieces and pocket counts)
@@ -37,11 +43,13 @@
 //! | output buckets (u32, 1..=[`MAX_BUCKETS`]; absent in version 1 files, which have one) | 4 |
 //! | king buckets (u32, 1..=[`MAX_KING_BUCKETS`]), then the bucket of each own-king square a1..h8 as the perspective sees it (64 bytes); both absent before version 3 (one bucket) | 4 + 64 |
 //! | activation (u32: 0 CReLU, 1 SCReLU); absent before version 4 (CReLU) | 4 |
+//! | second-layer units (u32, 0 = none, up to [`MAX_SECOND_LAYER`]); absent before version 5 (none) | 4 |
 //! | description length (u32), then the description (UTF-8: architecture, variants, how it was trained) | 4 + n |
 //! | variants: count (u32), then one byte each (`Variant::id`) | 4 + v |
 //! | feature weights, i16, king bucket-major, then input-major (`king buckets * INPUTS * hidden`) | |
 //! | feature biases, i16 (`hidden`) | |
-//! | output weights, i16, per bucket (`buckets * 2 * hidden`: side to move, then the other side) | |
+//! | with a second layer: its weights, i16 (`buckets * units * 2 * hidden`: per bucket and unit, side to move, then the other side), then its biases, i32 (`buckets * units`) | |
+//! | output weights, i16, per bucket (`buckets * 2 * hidden`: side to move, then the other side; `buckets * units` with a second layer) | |
 //! | output biases, i32 (`buckets`) | 4 x buckets |
 //! | FNV-1a 64 checksum of everything before it | 8 |
 
@@ -80,11 +88,28 @@ pub const MAX_KING_BUCKETS: usize = 16;
 /// Newest version of the file format (all earlier ones are still read).
 /// A network is written in the oldest version that can hold it: version 2
 /// for one king bucket and CReLU (the format every earlier engine reads),
-/// 3 with king buckets, 4 with SCReLU.
-pub const FORMAT_VERSION: u32 = 4;
-/// Largest output weight of an SCReLU network: a clipped activation (at
-/// most [`QA`]) times it must fit `i16`, which the vector kernel relies on.
+/// 3 with king buckets, 4 with SCReLU, 5 with a second layer.
+pub const FORMAT_VERSION: u32 = 5;
+/// Largest weight that reads the accumulators of an SCReLU network (the
+/// output weights, or the second layer's): a clipped activation (at most
+/// [`QA`]) times it must fit `i16`, which the vector kernel relies on.
 pub const MAX_SCRELU_OUTPUT_WEIGHT: i16 = 127;
+/// Most units of a second hidden layer.
+pub const MAX_SECOND_LAYER: usize = 32;
+
+/// A second hidden layer: per output bucket, `units` neurons that read the
+/// accumulators (quantised as the output neuron of a one-layer network:
+/// weights x[`QB`], biases x`QA * QB`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SecondLayer {
+    /// Neurons per output bucket (1..=[`MAX_SECOND_LAYER`]).
+    pub units: usize,
+    /// `buckets * units * 2 * hidden`: per bucket and neuron, the side to
+    /// move's accumulator, then the other side's.
+    pub weights: Vec<i16>,
+    /// `buckets * units`.
+    pub bias: Vec<i32>,
+}
 
 /// How the output neuron reads a hidden unit's sum `a` (1.0 = [`QA`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -299,12 +324,15 @@ pub struct Network {
     buckets: usize,
     /// Feature-weight sets chosen by the own king's square.
     king_buckets: KingBuckets,
-    /// How the output neuron reads the accumulators.
+    /// How the output neuron (or the second layer) reads the accumulators.
     activation: Activation,
+    /// The second hidden layer (`units` 0: none).
+    second: SecondLayer,
     /// `king buckets * INPUTS * hidden`, king bucket-major, then input-major.
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
-    /// `buckets * 2 * hidden`: per bucket, side to move, then the other side.
+    /// `buckets * 2 * hidden`: per bucket, side to move, then the other
+    /// side (`buckets * units` with a second layer).
     output_weights: Vec<i16>,
     /// One per bucket.
     output_bias: Vec<i32>,
@@ -362,9 +390,11 @@ pub enum NetworkError {
     UnknownVariantId(u8),
     /// An activation number that names no activation.
     UnknownActivation(u32),
-    /// An SCReLU network with an output weight beyond
-    /// ±[`MAX_SCRELU_OUTPUT_WEIGHT`].
+    /// An SCReLU network with an output weight (or second-layer weight)
+    /// beyond ±[`MAX_SCRELU_OUTPUT_WEIGHT`].
     OutputWeightOutOfRange(i16),
+    /// A second layer of more than [`MAX_SECOND_LAYER`] units.
+    SecondLayerOutOfRange(usize),
     /// Bytes after the last weight.
     TrailingBytes,
     /// Parts: a hidden size that is not a multiple of 16 in 16..=[`MAX_HIDDEN`].
@@ -401,6 +431,10 @@ impl fmt::Display for NetworkError {
             NetworkError::OutputWeightOutOfRange(w) => write!(
                 f,
                 "output weight {w} of an SCReLU network beyond ±{MAX_SCRELU_OUTPUT_WEIGHT}"
+            ),
+            NetworkError::SecondLayerOutOfRange(n) => write!(
+                f,
+                "second layer of {n} units, at most {MAX_SECOND_LAYER} allowed"
             ),
             NetworkError::TrailingBytes => write!(f, "trailing bytes after the weights"),
             NetworkError::InvalidHiddenSize(h) => write!(
@@ -447,6 +481,10 @@ impl<'a> Reader<'a> {
     fn u32(&mut self) -> Result<u32, NetworkError> {
         let b = self.take(4)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn i32s(&mut self, n: usize) -> Result<Vec<i32>, NetworkError> {
+        (0..n).map(|_| self.u32().map(|x| x as i32)).collect()
     }
 
     fn i16s(&mut self, n: usize) -> Result<Vec<i16>, NetworkError> {
@@ -513,6 +551,7 @@ impl Network {
             buckets,
             king_buckets,
             activation: Activation::CReLU,
+            second: SecondLayer::default(),
             feature_weights,
             feature_bias,
             output_weights,
@@ -523,20 +562,57 @@ impl Network {
     }
 
     /// The same network read through `activation` (CReLU when built from
-    /// parts); SCReLU refuses output weights beyond
+    /// parts); SCReLU refuses weights that read the accumulators beyond
     /// ±[`MAX_SCRELU_OUTPUT_WEIGHT`].
     pub fn with_activation(mut self, activation: Activation) -> Result<Network, NetworkError> {
-        if activation == Activation::SCReLU {
-            if let Some(&w) = self
-                .output_weights
-                .iter()
-                .find(|w| w.unsigned_abs() > MAX_SCRELU_OUTPUT_WEIGHT as u16)
-            {
-                return Err(NetworkError::OutputWeightOutOfRange(w));
-            }
-        }
         self.activation = activation;
+        self.check_activation_weights()?;
         Ok(self)
+    }
+
+    /// The network with a second hidden layer between the accumulators and
+    /// the output, which now reads `layer.units` values per bucket
+    /// (`output_weights`: `buckets * units`; the output biases are now on
+    /// the scale `QA * QB * QB`).
+    pub fn with_second_layer(
+        mut self,
+        layer: SecondLayer,
+        output_weights: Vec<i16>,
+    ) -> Result<Network, NetworkError> {
+        let units = layer.units;
+        if units == 0 || units > MAX_SECOND_LAYER {
+            return Err(NetworkError::SecondLayerOutOfRange(units));
+        }
+        if layer.weights.len() != self.buckets * units * 2 * self.hidden
+            || layer.bias.len() != self.buckets * units
+            || output_weights.len() != self.buckets * units
+        {
+            return Err(NetworkError::WeightSizeMismatch);
+        }
+        self.second = layer;
+        self.output_weights = output_weights;
+        self.check_activation_weights()?;
+        Ok(self)
+    }
+
+    /// SCReLU: the weights that read the accumulators are within
+    /// ±[`MAX_SCRELU_OUTPUT_WEIGHT`] (the kernel's 16-bit products).
+    fn check_activation_weights(&self) -> Result<(), NetworkError> {
+        if self.activation != Activation::SCReLU {
+            return Ok(());
+        }
+        let readers = if self.second.units > 0 {
+            &self.second.weights
+        } else {
+            &self.output_weights
+        };
+        match readers
+            .iter()
+            .find(|w| w.unsigned_abs() > MAX_SCRELU_OUTPUT_WEIGHT as u16)
+        {
+            Some(&w) => Err(NetworkError::OutputWeightOutOfRange(w)),
+            None => Ok(()),
+        }
     }
 
     /// Reads a network file, checking magic, version, sizes and checksum.
@@ -583,6 +659,10 @@ impl Network {
         } else {
             Activation::CReLU
         };
+        let units = if version >= 5 { r.u32()? as usize } else { 0 };
+        if units > MAX_SECOND_LAYER {
+            return Err(NetworkError::SecondLayerOutOfRange(units));
+        }
         let desc_len = r.u32()? as usize;
         let description = String::from_utf8_lossy(r.take(desc_len)?).into_owned();
         let n_variants = r.u32()? as usize;
@@ -593,32 +673,48 @@ impl Network {
         }
         let feature_weights = r.i16s(king_buckets.count() * INPUTS * hidden)?;
         let feature_bias = r.i16s(hidden)?;
-        let output_weights = r.i16s(buckets * 2 * hidden)?;
-        let mut output_bias = Vec::with_capacity(buckets);
-        for _ in 0..buckets {
-            output_bias.push(r.u32()? as i32);
-        }
+        let second = SecondLayer {
+            units,
+            weights: r.i16s(buckets * units * 2 * hidden)?,
+            bias: r.i32s(buckets * units)?,
+        };
+        let readers = if units > 0 { units } else { 2 * hidden };
+        let output_weights = r.i16s(buckets * readers)?;
+        let output_bias = r.i32s(buckets)?;
         if r.at != body.len() {
             return Err(NetworkError::TrailingBytes);
         }
-        Network::from_parts_bucketed(
+        let (first_output, second_output) = if units > 0 {
+            // The one-layer constructor checks the sizes of a one-layer
+            // network's output; the second layer then replaces it.
+            (vec![0; buckets * 2 * hidden], Some(output_weights))
+        } else {
+            (output_weights, None)
+        };
+        let net = Network::from_parts_bucketed(
             hidden,
             king_buckets,
             feature_weights,
             feature_bias,
-            output_weights,
+            first_output,
             output_bias,
             variants,
             description,
-        )?
-        .with_activation(activation)
+        )?;
+        let net = match second_output {
+            Some(output_weights) => net.with_second_layer(second, output_weights)?,
+            None => net,
+        };
+        net.with_activation(activation)
     }
 
     /// The file image of the network (see the module documentation).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
-        let version: u32 = if self.activation != Activation::CReLU {
+        let version: u32 = if self.second.units > 0 {
+            5
+        } else if self.activation != Activation::CReLU {
             4
         } else if self.king_buckets.count() > 1 {
             3
@@ -636,6 +732,9 @@ impl Network {
         if version >= 4 {
             out.extend_from_slice(&self.activation.id().to_le_bytes());
         }
+        if version >= 5 {
+            out.extend_from_slice(&(self.second.units as u32).to_le_bytes());
+        }
         out.extend_from_slice(&(self.description.len() as u32).to_le_bytes());
         out.extend_from_slice(self.description.as_bytes());
         out.extend_from_slice(&(self.variants.len() as u32).to_le_bytes());
@@ -646,8 +745,14 @@ impl Network {
             .feature_weights
             .iter()
             .chain(&self.feature_bias)
-            .chain(&self.output_weights)
+            .chain(&self.second.weights)
         {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        for b in &self.second.bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        for w in &self.output_weights {
             out.extend_from_slice(&w.to_le_bytes());
         }
         for b in &self.output_bias {
@@ -678,6 +783,11 @@ impl Network {
         self.activation
     }
 
+    /// The second hidden layer (`units` 0: none).
+    pub fn second_layer(&self) -> &SecondLayer {
+        &self.second
+    }
+
     /// The description stored in the file.
     pub fn description(&self) -> &str {
         &self.description
@@ -695,7 +805,8 @@ impl Network {
 
     /// The quantised weights, in the order of [`Network::from_parts`]:
     /// feature weights, feature biases, output weights, output biases (the
-    /// trainer starts from them with `rukav train --init`).
+    /// trainer starts from them with `rukav train --init`); the second
+    /// layer's are in [`Network::second_layer`].
     pub fn parts(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
         (
             &self.feature_weights,
@@ -791,17 +902,38 @@ impl Network {
         let bucket = output_bucket(pos, self.buckets);
         let us = &acc.values[side.index()][..h];
         let them = &acc.values[side.flip().index()][..h];
-        let weights = &self.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
-        let (w_us, w_them) = weights.split_at(h);
-        let sum = match self.activation {
+        let units = self.second.units;
+        if units == 0 {
+            let weights = &self.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
+            let sum = self.read_accumulators(us, them, weights);
+            return ((sum + i64::from(self.output_bias[bucket])) * i64::from(SCALE)
+                / i64::from(QA * QB)) as i32;
+        }
+        let weights = &self.second.weights[bucket * units * 2 * h..(bucket + 1) * units * 2 * h];
+        let bias = &self.second.bias[bucket * units..(bucket + 1) * units];
+        let output = &self.output_weights[bucket * units..(bucket + 1) * units];
+        let mut sum = i64::from(self.output_bias[bucket]);
+        for ((row, &b), &w) in weights.chunks_exact(2 * h).zip(bias).zip(output) {
+            let z = self.read_accumulators(us, them, row) + i64::from(b);
+            sum += z.clamp(0, i64::from(QA * QB)) * i64::from(w);
+        }
+        (sum * i64::from(SCALE) / i64::from(QA * QB * QB)) as i32
+    }
+
+    /// One neuron's reading of the two accumulators through the
+    /// activation, scale `QA * QB`: `weights` holds the side to move's
+    /// `hidden` weights, then the other side's.
+    #[inline]
+    fn read_accumulators(&self, us: &[i16], them: &[i16], weights: &[i16]) -> i64 {
+        let (w_us, w_them) = weights.split_at(self.hidden);
+        match self.activation {
             Activation::CReLU => {
                 i64::from(crelu_dot(us, w_us)) + i64::from(crelu_dot(them, w_them))
             }
             Activation::SCReLU => {
                 (simd::screlu_dot(us, w_us) + simd::screlu_dot(them, w_them)) / i64::from(QA)
             }
-        };
-        ((sum + i64::from(self.output_bias[bucket])) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        }
     }
 
     /// Evaluates `pos` from scratch (tests, `eval` command).

@@ -5,7 +5,9 @@
 //!
 //! Model (floating point while training): one accumulator per perspective
 //! `a = b1 + sum of W1 rows of the active features`, `h = clamp(a, 0, 1)`
-//! (squared with `--activation screlu`),
+//! (squared with `--activation screlu`), optionally a second layer
+//! (`--second-layer N`: per output bucket N neurons `z = W . [h_stm,
+//! h_other] + b` read through `clamp(z, 0, 1)` by the output),
 //! `out = W2 . [h_stm, h_other] + b2`, prediction `sigmoid(out)`, and the
 //! network's evaluation is `out * SCALE` centipawns. Target: `lambda *
 //! sigmoid(score / SCALE) + (1 - lambda) * result`, both from the side to
@@ -18,8 +20,8 @@ use super::progress::Progress;
 use super::record::read_records;
 use model::{sigmoid, Adam, Params, Samples, Shape, Work, NARROW_SLICE_WIDTH};
 use rukav::eval::nnue::{
-    active_features, output_bucket, Activation, KingBuckets, Network, BOARD_FEATURES, INPUTS,
-    MAX_BUCKETS, MAX_HIDDEN, QA, QB, SCALE,
+    active_features, output_bucket, Activation, KingBuckets, Network, SecondLayer, BOARD_FEATURES,
+    INPUTS, MAX_BUCKETS, MAX_HIDDEN, MAX_SECOND_LAYER, QA, QB, SCALE,
 };
 use rukav::rng::Rng;
 use rukav::{Color, Variant};
@@ -54,6 +56,11 @@ pub struct TrainArgs {
     /// or the `--init` network's.
     #[arg(long, value_parser = parse_activation)]
     pub activation: Option<Activation>,
+    /// Units of a second hidden layer per output bucket (0: none, up to
+    /// 32; network format version 5). Default: none, or the `--init`
+    /// network's (another value is refused).
+    #[arg(long)]
+    pub second_layer: Option<usize>,
     /// Passes over the data.
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
@@ -212,6 +219,19 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
         (Some(net), _) => net.activation(),
         (None, asked) => asked.unwrap_or_default(),
     };
+    let second = match (&init, args.second_layer) {
+        (Some(net), Some(asked)) if asked != net.second_layer().units => {
+            return Err(format!(
+                "--init has a second layer of {} units: --second-layer {asked} would not fit its weights",
+                net.second_layer().units
+            ))
+        }
+        (Some(net), _) => net.second_layer().units,
+        (None, asked) => asked.unwrap_or(0),
+    };
+    if second > MAX_SECOND_LAYER {
+        return Err(format!("--second-layer {second}: 0..={MAX_SECOND_LAYER}"));
+    }
     let king_buckets = KingBuckets::layout(args.king_buckets)
         .ok_or_else(|| format!("--king-buckets {}: 1, 4 or 8", args.king_buckets))?;
     if let Some(net) = &init {
@@ -258,6 +278,7 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
         hidden: h,
         buckets,
         activation,
+        second,
     };
     let mut p = match &init {
         Some(net) => dequantise(net, shape),
@@ -312,10 +333,21 @@ fn random_params(shape: Shape, rng: &mut Rng) -> Params {
     };
     let w1: Vec<f32> = (0..shape.rows * h).map(|_| uniform(0.1)).collect();
     let b1: Vec<f32> = (0..h).map(|_| 0.25 + uniform(0.05)).collect();
-    let w2: Vec<f32> = (0..shape.buckets * 2 * h)
-        .map(|_| uniform(1.0 / (h as f32).sqrt()))
+    let inputs = model::output_inputs(shape);
+    // One over the square root of the hidden size (one side's inputs of the
+    // output) without a second layer, as before it existed.
+    let spread = 1.0 / (if shape.second > 0 { shape.second } else { h } as f32).sqrt();
+    let w2: Vec<f32> = (0..shape.buckets * inputs)
+        .map(|_| uniform(spread))
         .collect();
-    Params::from_input_major(shape, &w1, b1, w2, vec![0.0; shape.buckets])
+    let mut p = Params::from_input_major(shape, &w1, b1, w2, vec![0.0; shape.buckets]);
+    for w in &mut p.mid_w {
+        *w = uniform(1.0 / (2.0 * h as f32).sqrt());
+    }
+    for b in &mut p.mid_b {
+        *b = 0.25 + uniform(0.05);
+    }
+    p
 }
 
 /// A network's weights as training parameters (`quantise` gives the same
@@ -328,13 +360,36 @@ fn dequantise(net: &Network, shape: Shape) -> Params {
         .flatten()
         .map(|&w| f32::from(w) / QA as f32)
         .collect();
-    Params::from_input_major(
+    let output_bias_scale = output_bias_scale(shape);
+    let mut p = Params::from_input_major(
         shape,
         &w1,
         fb.iter().map(|&b| f32::from(b) / QA as f32).collect(),
         ow.iter().map(|&w| f32::from(w) / QB as f32).collect(),
-        ob.iter().map(|&b| b as f32 / (QA * QB) as f32).collect(),
-    )
+        ob.iter().map(|&b| b as f32 / output_bias_scale).collect(),
+    );
+    let second = net.second_layer();
+    p.mid_w = second
+        .weights
+        .iter()
+        .map(|&w| f32::from(w) / QB as f32)
+        .collect();
+    p.mid_b = second
+        .bias
+        .iter()
+        .map(|&b| b as f32 / (QA * QB) as f32)
+        .collect();
+    p
+}
+
+/// The quantisation of the output biases: `QA * QB`, times `QB` more
+/// behind a second layer (whose outputs are on the scale `QA * QB`).
+fn output_bias_scale(shape: Shape) -> f32 {
+    if shape.second > 0 {
+        (QA * QB * QB) as f32
+    } else {
+        (QA * QB) as f32
+    }
 }
 
 fn shuffle(v: &mut [usize], rng: &mut Rng) {
@@ -357,10 +412,8 @@ fn quantise(
     let fw: Vec<i16> = p.w1_input_major(shape).iter().map(|&w| q(w, QA)).collect();
     let fb: Vec<i16> = p.b1.iter().map(|&b| q(b, QA)).collect();
     let ow: Vec<i16> = p.w2.iter().map(|&w| q(w, QB)).collect();
-    let ob: Vec<i32> =
-        p.b2.iter()
-            .map(|b| (b * (QA * QB) as f32).round() as i32)
-            .collect();
+    let scale = output_bias_scale(shape);
+    let ob: Vec<i32> = p.b2.iter().map(|b| (b * scale).round() as i32).collect();
     let mut variants = vec![variant];
     for &v in &args.also_serves {
         if !variants.contains(&v) {
@@ -368,7 +421,7 @@ fn quantise(
         }
     }
     let description = format!(
-        "{INPUTS}(768 board + 60 pocket){} -> {h}x2 {} -> 1 ({} output buckets); QA {QA} QB {QB} scale {SCALE}; \
+        "{INPUTS}(768 board + 60 pocket){} -> {h}x2 {}{} -> 1 ({} output buckets); QA {QA} QB {QB} scale {SCALE}; \
          trained by rukav train on {positions} {} positions: epochs {} batch {} lr {} lambda {} seed {}",
         if king_buckets.count() > 1 {
             format!(" x {} king buckets", king_buckets.count())
@@ -376,6 +429,11 @@ fn quantise(
             String::new()
         },
         shape.activation.name(),
+        if shape.second > 0 {
+            format!(" -> {} CReLU", shape.second)
+        } else {
+            String::new()
+        },
         p.b2.len(),
         variant.name(),
         args.epochs,
@@ -394,8 +452,38 @@ fn quantise(
         ),
         None => String::new(),
     };
-    Network::from_parts_bucketed(h, king_buckets, fw, fb, ow, ob, variants, description)
-        .and_then(|net| net.with_activation(shape.activation))
+    let one_layer_output = if shape.second > 0 {
+        vec![0; shape.buckets * 2 * h]
+    } else {
+        ow.clone()
+    };
+    let net = Network::from_parts_bucketed(
+        h,
+        king_buckets,
+        fw,
+        fb,
+        one_layer_output,
+        ob,
+        variants,
+        description,
+    )
+    .map_err(|e| e.to_string())?;
+    let net = if shape.second > 0 {
+        let layer = SecondLayer {
+            units: shape.second,
+            weights: p.mid_w.iter().map(|&w| q(w, QB)).collect(),
+            bias: p
+                .mid_b
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
+        };
+        net.with_second_layer(layer, ow)
+            .map_err(|e| e.to_string())?
+    } else {
+        net
+    };
+    net.with_activation(shape.activation)
         .map_err(|e| e.to_string())
 }
 
@@ -431,7 +519,13 @@ mod tests {
         let h = shape.hidden;
         let w1 = p.w1_input_major(shape);
         let bucket = output_bucket(pos, shape.buckets);
-        let mut out = p.b2[bucket];
+        let readers = shape.readers();
+        let (read_w, read_b) = if shape.second > 0 {
+            (&p.mid_w, &p.mid_b)
+        } else {
+            (&p.w2, &p.b2)
+        };
+        let mut z = read_b[bucket * readers..(bucket + 1) * readers].to_vec();
         let stm = pos.side_to_move();
         for (side, perspective) in [stm, stm.flip()].into_iter().enumerate() {
             let mut features = Vec::new();
@@ -446,32 +540,49 @@ mod tests {
                 } else {
                     a
                 };
-                out += a * p.w2[bucket * 2 * h + side * h + j];
+                for (r, z) in z.iter_mut().enumerate() {
+                    *z += a * read_w[(bucket * readers + r) * 2 * h + side * h + j];
+                }
             }
         }
+        let out = if shape.second > 0 {
+            z.iter().enumerate().fold(p.b2[bucket], |o, (r, z)| {
+                o + z.clamp(0.0, 1.0) * p.w2[bucket * readers + r]
+            })
+        } else {
+            z[0]
+        };
         out * SCALE as f32
     }
 
     /// The network that `quantise` writes evaluates positions as the float
     /// model of its own (rounded) weights does, to the centipawn, with
-    /// either activation: the engine's integer arithmetic (and its vector
-    /// kernels) is the trainer's model; the file says which activation.
+    /// either activation and with or without a second layer: the engine's
+    /// integer arithmetic (and its vector kernels) is the trainer's model;
+    /// the file says which activation and second layer.
     #[test]
     fn the_quantised_network_evaluates_as_the_float_model() {
         let rules = Variant::Crazyhouse.rules();
         let args = Command::parse_from(["train", "--data", "x", "--out", "y"]).args;
-        for activation in [Activation::CReLU, Activation::SCReLU] {
+        for (activation, second) in [
+            (Activation::CReLU, 0),
+            (Activation::SCReLU, 0),
+            (Activation::CReLU, 8),
+            (Activation::SCReLU, 16),
+        ] {
             let shape = Shape {
                 rows: INPUTS,
                 hidden: 64,
                 buckets: 2,
                 activation,
+                second,
             };
             let p = random_params(shape, &mut Rng(5));
             let net =
                 quantise(&p, shape, KingBuckets::NONE, Variant::Crazyhouse, &args, 0).unwrap();
             let net = Network::from_bytes(&net.to_bytes()).unwrap();
             assert_eq!(net.activation(), activation);
+            assert_eq!(net.second_layer().units, second);
             let p = dequantise(&net, shape);
             for fen in [
                 "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",

@@ -365,6 +365,38 @@ fn train_king_buckets_start_from_copies_and_load() {
         rukav::eval::nnue::Activation::SCReLU
     );
     assert!(net_again.parts() == net.parts());
+    // A second layer of 8 units, then continued from itself; another size
+    // for it is refused.
+    let layered = path("layered.nnue");
+    let (ok, log) = run_train(&[
+        "--data",
+        &data,
+        "--second-layer",
+        "8",
+        "--hidden",
+        "16",
+        "--epochs",
+        "1",
+        "--batch",
+        "16",
+        "--out",
+        &layered,
+    ]);
+    assert!(ok, "{log}");
+    let net = load_file(&layered).unwrap();
+    assert_eq!(net.second_layer().units, 8);
+    assert!(
+        net.description().contains("-> 8 CReLU"),
+        "{}",
+        net.description()
+    );
+    let (ok, log) = run_train(&[
+        "--data", &data, "--init", &layered, "--epochs", "0", "--out", &again,
+    ]);
+    assert!(ok, "{log}");
+    let net_again = load_file(&again).unwrap();
+    assert!(net_again.parts() == net.parts());
+    assert_eq!(net_again.second_layer(), net.second_layer());
     // A layout that does not exist, a bucketed network started as another
     // layout, and mirroring with buckets are refused.
     let refused = |extra: &[&str]| {
@@ -374,6 +406,8 @@ fn train_king_buckets_start_from_copies_and_load() {
     };
     assert!(refused(&["--king-buckets", "3"]).contains("1, 4 or 8"));
     assert!(refused(&["--activation", "relu"]).contains("crelu or screlu"));
+    assert!(refused(&["--init", &layered, "--second-layer", "4"]).contains("8 units"));
+    assert!(refused(&["--second-layer", "33"]).contains("0..=32"));
     assert!(refused(&["--init", &copied, "--activation", "screlu"]).contains("CReLU"));
     assert!(refused(&["--init", &copied, "--king-buckets", "8"]).contains("--king-buckets 4"));
     assert!(refused(&["--king-buckets", "4", "--mirror"]).contains("--mirror"));

@@ -4,7 +4,7 @@
 //! file format round-trips, and bad files are refused with a message.
 
 use rukav::eval::nnue::{
-    self, Accumulator, Activation, KingBuckets, Network, NetworkError, INPUTS, QA,
+    self, Accumulator, Activation, KingBuckets, Network, NetworkError, SecondLayer, INPUTS, QA, QB,
 };
 use rukav::rng::Rng;
 use rukav::{Color, PieceType, Position, Variant};
@@ -367,6 +367,136 @@ fn screlu_networks_round_trip_and_evaluate_as_their_formula() {
     assert_eq!(
         Network::from_bytes(&bad).unwrap_err(),
         NetworkError::UnknownActivation(2)
+    );
+}
+
+/// A second hidden layer: written as format version 5 and read back (with
+/// either activation), the evaluation is the written-out formula (the
+/// second layer's neurons clipped at `QA * QB`, the output on the scale
+/// `QA * QB * QB`), and bad layers are refused.
+#[test]
+fn second_layer_networks_round_trip_and_evaluate_as_their_formula() {
+    let rules = Variant::Crazyhouse.rules();
+    let hidden = 32;
+    let units = 8;
+    let mut rng = Rng(21);
+    let mut small = |range: u64| (rng.next_u64() % (2 * range + 1)) as i16 - range as i16;
+    let layer = SecondLayer {
+        units,
+        weights: (0..2 * units * 2 * hidden).map(|_| small(100)).collect(),
+        bias: (0..2 * units).map(|_| i32::from(small(20_000))).collect(),
+    };
+    let output: Vec<i16> = (0..2 * units).map(|_| small(120)).collect();
+    for activation in [Activation::CReLU, Activation::SCReLU] {
+        let base = random_net(13, hidden, vec![Variant::Crazyhouse]);
+        let (fw, fb, ow, _) = base.parts();
+        let net = Network::from_parts(
+            hidden,
+            fw.to_vec(),
+            fb.to_vec(),
+            [ow, ow].concat(),
+            vec![-3_000_000, 5_000_000],
+            vec![Variant::Crazyhouse],
+            "two layers".into(),
+        )
+        .unwrap()
+        .with_second_layer(layer.clone(), output.clone())
+        .unwrap()
+        .with_activation(activation)
+        .unwrap();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes[8..12], 5u32.to_le_bytes());
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back.second_layer(), &layer);
+        assert_eq!(back.activation(), activation);
+        assert_eq!(back.to_bytes(), bytes);
+        let mut clipped = [0usize; 2];
+        for fen in [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "2kr3r/pbp2pp1/1p2p2p/8/3PN3/5N2/PPP2PPP/2KR3R[QBbpp] b - - 2 14",
+            "8/8/3k4/8/8/4K3/8/8[QRBNPqrbnp] w - - 0 40",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+        ] {
+            let pos = Position::from_fen(fen, rules).unwrap();
+            let mut acc = Accumulator::default();
+            back.refresh(&pos, &mut acc);
+            let stm = pos.side_to_move();
+            let bucket = nnue::output_bucket(&pos, 2);
+            let mut out = i64::from([-3_000_000, 5_000_000][bucket]);
+            for u in 0..units {
+                let mut z = 0i64;
+                for (side, perspective) in [stm, stm.flip()].into_iter().enumerate() {
+                    for j in 0..hidden {
+                        let c = i64::from(acc.values[perspective.index()][j].clamp(0, QA as i16));
+                        let w = i64::from(
+                            layer.weights[(bucket * units + u) * 2 * hidden + side * hidden + j],
+                        );
+                        z += if activation == Activation::SCReLU {
+                            c * c * w
+                        } else {
+                            c * w
+                        };
+                    }
+                }
+                if activation == Activation::SCReLU {
+                    z /= i64::from(QA);
+                }
+                z += i64::from(layer.bias[bucket * units + u]);
+                let top = i64::from(QA * QB);
+                clipped[usize::from(z >= top)] += usize::from(z <= 0 || z >= top);
+                out += z.clamp(0, top) * i64::from(output[bucket * units + u]);
+            }
+            let expected = out * 600 / i64::from(QA * QB * QB);
+            assert_eq!(i64::from(back.evaluate_position(&pos)), expected, "{fen}");
+        }
+        assert!(clipped[0] > 0, "{activation:?}: no neuron clipped at 0");
+    }
+    // Refusals: too many units, sizes that do not fit, an SCReLU weight
+    // beyond the kernel's range.
+    let base = || random_net(13, hidden, vec![]);
+    let too_many = SecondLayer {
+        units: 33,
+        weights: vec![0; 33 * 2 * hidden],
+        bias: vec![0; 33],
+    };
+    assert_eq!(
+        base().with_second_layer(too_many, vec![0; 33]).unwrap_err(),
+        NetworkError::SecondLayerOutOfRange(33)
+    );
+    let one_bucket = SecondLayer {
+        units: 2,
+        weights: vec![0; 2 * 2 * hidden],
+        bias: vec![0; 2],
+    };
+    assert_eq!(
+        base()
+            .with_second_layer(one_bucket.clone(), vec![0; 3])
+            .unwrap_err(),
+        NetworkError::WeightSizeMismatch
+    );
+    let mut wide = one_bucket.clone();
+    wide.weights[7] = 200;
+    assert_eq!(
+        base()
+            .with_activation(Activation::SCReLU)
+            .unwrap()
+            .with_second_layer(wide, vec![0; 2])
+            .unwrap_err(),
+        NetworkError::OutputWeightOutOfRange(200)
+    );
+    // A file that says 40 units, with a valid checksum.
+    let mut bad = base()
+        .with_second_layer(one_bucket, vec![0; 2])
+        .unwrap()
+        .to_bytes();
+    bad.truncate(bad.len() - 8);
+    let units_at = 8 + 4 + 8 + 4 + 4 + 64 + 4;
+    bad[units_at..units_at + 4].copy_from_slice(&40u32.to_le_bytes());
+    let sum = nnue::checksum(&bad);
+    bad.extend_from_slice(&sum.to_le_bytes());
+    assert_eq!(
+        Network::from_bytes(&bad).unwrap_err(),
+        NetworkError::SecondLayerOutOfRange(40)
     );
 }
 

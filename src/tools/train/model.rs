@@ -48,11 +48,29 @@ pub(super) struct Shape {
     pub hidden: usize,
     /// Output buckets.
     pub buckets: usize,
-    /// How the output reads a hidden unit.
+    /// How the output (or the second layer) reads a hidden unit.
     pub activation: Activation,
+    /// Units of the second hidden layer per output bucket (0: none).
+    pub second: usize,
 }
 
 impl Shape {
+    /// Neurons per output bucket that read the accumulators: the second
+    /// layer's units, or the output neuron.
+    pub fn readers(&self) -> usize {
+        self.second.max(1)
+    }
+
+    /// The weights (`[bucket][reader][perspective][unit]`) and biases
+    /// (`[bucket][reader]`) of the neurons that read the accumulators.
+    fn reader_params<'a>(&self, p: &'a Params) -> (&'a [f32], &'a [f32]) {
+        if self.second > 0 {
+            (&p.mid_w, &p.mid_b)
+        } else {
+            (&p.w2, &p.b2)
+        }
+    }
+
     /// Is the activation squared (SCReLU)?
     fn squared(&self) -> bool {
         self.activation == Activation::SCReLU
@@ -114,10 +132,16 @@ pub(super) struct Params {
     /// Feature biases, one per hidden unit.
     pub b1: Vec<f32>,
     /// Output weights: `2 * hidden` per output bucket (side to move's
-    /// units, then the other side's).
+    /// units, then the other side's); with a second layer, one per unit of
+    /// it per bucket.
     pub w2: Vec<f32>,
     /// One per output bucket.
     pub b2: Vec<f32>,
+    /// Second-layer weights, `[bucket][unit][perspective][hidden unit]`
+    /// (empty without a second layer).
+    pub mid_w: Vec<f32>,
+    /// Second-layer biases, `[bucket][unit]`.
+    pub mid_b: Vec<f32>,
 }
 
 impl Params {
@@ -126,12 +150,15 @@ impl Params {
         Params {
             w1: vec![0.0; shape.rows * shape.hidden],
             b1: vec![0.0; shape.hidden],
-            w2: vec![0.0; shape.buckets * 2 * shape.hidden],
+            w2: vec![0.0; shape.buckets * output_inputs(shape)],
             b2: vec![0.0; shape.buckets],
+            mid_w: vec![0.0; shape.buckets * shape.second * 2 * shape.hidden],
+            mid_b: vec![0.0; shape.buckets * shape.second],
         }
     }
 
-    /// Parameters from feature weights in the file's order (`[row][unit]`).
+    /// Parameters from feature weights in the file's order (`[row][unit]`);
+    /// the second layer's are zeros of `shape`.
     pub fn from_input_major(
         shape: Shape,
         w1: &[f32],
@@ -144,6 +171,8 @@ impl Params {
             b1,
             w2,
             b2,
+            mid_w: vec![0.0; shape.buckets * shape.second * 2 * shape.hidden],
+            mid_b: vec![0.0; shape.buckets * shape.second],
         };
         for (i, &w) in w1.iter().enumerate() {
             p.w1[sliced_index(shape, i)] = w;
@@ -156,6 +185,16 @@ impl Params {
         (0..self.w1.len())
             .map(|i| self.w1[sliced_index(shape, i)])
             .collect()
+    }
+}
+
+/// Inputs of the output neuron: the second layer's units, or both
+/// accumulators.
+pub(super) fn output_inputs(shape: Shape) -> usize {
+    if shape.second > 0 {
+        shape.second
+    } else {
+        2 * shape.hidden
     }
 }
 
@@ -172,17 +211,24 @@ fn sliced_index(shape: Shape, i: usize) -> usize {
 pub(super) struct Work {
     /// Accumulators: `[sample][perspective][unit]`.
     acc: Vec<f32>,
+    /// What the neurons that read the accumulators sum (the output itself
+    /// without a second layer): `[sample][reader]`.
+    z: Vec<f32>,
     /// Per sample: the network's output.
     out: Vec<f32>,
     /// Per sample: d loss / d output.
     d_out: Vec<f32>,
+    /// d loss / d z, `[sample][reader]`.
+    d_z: Vec<f32>,
 }
 
 impl Work {
     fn prepare(&mut self, shape: Shape, samples: usize) {
         self.acc.resize(samples * 2 * shape.hidden, 0.0);
+        self.z.resize(samples * shape.readers(), 0.0);
         self.out.resize(samples, 0.0);
         self.d_out.resize(samples, 0.0);
+        self.d_z.resize(samples * shape.readers(), 0.0);
     }
 }
 
@@ -201,11 +247,13 @@ fn forward(p: &Params, shape: Shape, s: &Samples, ids: &[usize], work: &mut Work
     let n = ids.len();
     work.prepare(shape, n);
     let per_sample = 2 * shape.hidden;
+    let readers = shape.readers();
     work.acc[..n * per_sample]
         .par_chunks_mut(FORWARD_BLOCK * per_sample)
+        .zip(work.z[..n * readers].par_chunks_mut(FORWARD_BLOCK * readers))
         .zip(work.out[..n].par_chunks_mut(FORWARD_BLOCK))
         .zip(ids.par_chunks(FORWARD_BLOCK))
-        .for_each(|((acc, out), ids)| forward_block(p, shape, s, ids, acc, out));
+        .for_each(|(((acc, z), out), ids)| forward_block(p, shape, s, ids, acc, z, out));
 }
 
 /// The forward pass of a block of samples, with the widest vectors the CPU
@@ -216,14 +264,15 @@ fn forward_block(
     s: &Samples,
     ids: &[usize],
     acc: &mut [f32],
+    z: &mut [f32],
     out: &mut [f32],
 ) {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU has AVX2 (checked at run time by `has_avx2`).
-        return unsafe { forward_block_avx2(p, shape, s, ids, acc, out) };
+        return unsafe { forward_block_avx2(p, shape, s, ids, acc, z, out) };
     }
-    forward_block_portable(p, shape, s, ids, acc, out)
+    forward_block_portable(p, shape, s, ids, acc, z, out)
 }
 
 /// The activation of a hidden unit's sum `x`: `clamp(x, 0, 1)`, squared
@@ -267,15 +316,17 @@ unsafe fn forward_block_avx2(
     s: &Samples,
     ids: &[usize],
     acc: &mut [f32],
+    z: &mut [f32],
     out: &mut [f32],
 ) {
-    forward_block_portable(p, shape, s, ids, acc, out)
+    forward_block_portable(p, shape, s, ids, acc, z, out)
 }
 
 /// The forward pass of a block of samples: for each its accumulators
-/// (`[perspective][unit]`) and its output. Slice by slice, so that the
-/// feature weights read at a time are one slice's block (with eight king
-/// buckets and 512 units the whole layer is 13.5 MB, a slice's 1.7 MB).
+/// (`[perspective][unit]`), what the neurons reading them sum, and its
+/// output. Slice by slice, so that the feature weights read at a time are
+/// one slice's block (with eight king buckets and 512 units the whole
+/// layer is 13.5 MB, a slice's 1.7 MB).
 #[inline(always)]
 fn forward_block_portable(
     p: &Params,
@@ -283,12 +334,13 @@ fn forward_block_portable(
     s: &Samples,
     ids: &[usize],
     acc: &mut [f32],
+    z: &mut [f32],
     out: &mut [f32],
 ) {
     if shape.squared() {
-        forward_block_with::<true>(p, shape, s, ids, acc, out)
+        forward_block_with::<true>(p, shape, s, ids, acc, z, out)
     } else {
-        forward_block_with::<false>(p, shape, s, ids, acc, out)
+        forward_block_with::<false>(p, shape, s, ids, acc, z, out)
     }
 }
 
@@ -300,17 +352,22 @@ fn forward_block_with<const SQUARED: bool>(
     s: &Samples,
     ids: &[usize],
     acc: &mut [f32],
+    z: &mut [f32],
     out: &mut [f32],
 ) {
     let (h, width, rows) = (shape.hidden, shape.width(), shape.rows);
+    let readers = shape.readers();
+    let (read_w, read_b) = shape.reader_params(p);
     for (k, &i) in ids.iter().enumerate() {
-        out[k] = p.b2[s.bucket(i)];
+        let b = s.bucket(i);
+        z[k * readers..(k + 1) * readers].copy_from_slice(&read_b[b * readers..(b + 1) * readers]);
     }
+    let mut activated = vec![0.0f32; width];
     for slice in 0..shape.slices() {
         let weights = &p.w1[slice * rows * width..(slice + 1) * rows * width];
         let bias = &p.b1[slice * width..(slice + 1) * width];
         for (k, &i) in ids.iter().enumerate() {
-            let w2 = &p.w2[s.bucket(i) * 2 * h..(s.bucket(i) + 1) * 2 * h];
+            let b = s.bucket(i);
             for (side, feats) in s.features(i).into_iter().enumerate() {
                 let a = &mut acc[(k * 2 + side) * h + slice * width..][..width];
                 a.copy_from_slice(bias);
@@ -320,11 +377,32 @@ fn forward_block_with<const SQUARED: bool>(
                         *x += w;
                     }
                 }
-                for (x, w) in a.iter().zip(&w2[side * h + slice * width..][..width]) {
-                    out[k] += activate::<SQUARED>(*x) * w;
+                for (y, x) in activated.iter_mut().zip(a.iter()) {
+                    *y = activate::<SQUARED>(*x);
+                }
+                for r in 0..readers {
+                    let w =
+                        &read_w[(b * readers + r) * 2 * h + side * h + slice * width..][..width];
+                    let mut sum = z[k * readers + r];
+                    for (y, w) in activated.iter().zip(w) {
+                        sum += y * w;
+                    }
+                    z[k * readers + r] = sum;
                 }
             }
         }
+    }
+    for (k, &i) in ids.iter().enumerate() {
+        let zs = &z[k * readers..(k + 1) * readers];
+        out[k] = if shape.second > 0 {
+            let b = s.bucket(i);
+            let w2 = &p.w2[b * readers..(b + 1) * readers];
+            zs.iter()
+                .zip(w2)
+                .fold(p.b2[b], |o, (z, w)| o + z.clamp(0.0, 1.0) * w)
+        } else {
+            zs[0]
+        };
     }
 }
 
@@ -340,32 +418,58 @@ pub(super) fn batch_gradient(
 ) -> f64 {
     forward(p, shape, s, ids, work);
     let n = ids.len();
+    let readers = shape.readers();
     let mut loss = 0.0f64;
     g.b2.fill(0.0);
+    if shape.second > 0 {
+        g.w2.fill(0.0);
+        g.mid_b.fill(0.0);
+    }
     for (k, &i) in ids.iter().enumerate() {
         let pred = sigmoid(work.out[k]);
         let err = pred - s.targets[i];
         loss += f64::from(err * err);
         let d_out = 2.0 * err * pred * (1.0 - pred);
         work.d_out[k] = d_out;
-        g.b2[s.bucket(i)] += d_out;
+        let b = s.bucket(i);
+        g.b2[b] += d_out;
+        if shape.second == 0 {
+            work.d_z[k] = d_out;
+            continue;
+        }
+        for r in 0..readers {
+            let (at, z) = (b * readers + r, work.z[k * readers + r]);
+            g.w2[at] += d_out * z.clamp(0.0, 1.0);
+            let d_z = if z <= 0.0 || z >= 1.0 {
+                0.0
+            } else {
+                d_out * p.w2[at]
+            };
+            work.d_z[k * readers + r] = d_z;
+            g.mid_b[at] += d_z;
+        }
     }
     let width = shape.width();
-    let (acc, d_out) = (&work.acc[..n * 2 * shape.hidden], &work.d_out[..n]);
+    let (acc, d_z) = (&work.acc[..n * 2 * shape.hidden], &work.d_z[..n * readers]);
     // Split by slices of the hidden layer: each writes its own columns.
     let slices: Vec<(Vec<f32>, Vec<f32>)> =
         g.w1.par_chunks_mut(shape.rows * width)
             .enumerate()
-            .map(|(slice, g_w1)| backward_slice(p, shape, s, ids, slice, acc, d_out, g_w1))
+            .map(|(slice, g_w1)| backward_slice(p, shape, s, ids, slice, acc, d_z, g_w1))
             .collect();
     let h = shape.hidden;
-    for (slice, (g_b1, g_w2)) in slices.into_iter().enumerate() {
+    let g_read = if shape.second > 0 {
+        &mut g.mid_w
+    } else {
+        &mut g.w2
+    };
+    for (slice, (g_b1, g_w)) in slices.into_iter().enumerate() {
         g.b1[slice * width..(slice + 1) * width].copy_from_slice(&g_b1);
-        for bucket in 0..shape.buckets {
+        for bucket_reader in 0..shape.buckets * readers {
             for side in 0..2 {
-                let at = bucket * 2 * h + side * h + slice * width;
-                let from = (bucket * 2 + side) * width;
-                g.w2[at..at + width].copy_from_slice(&g_w2[from..from + width]);
+                let at = bucket_reader * 2 * h + side * h + slice * width;
+                let from = (bucket_reader * 2 + side) * width;
+                g_read[at..at + width].copy_from_slice(&g_w[from..from + width]);
             }
         }
     }
@@ -373,9 +477,11 @@ pub(super) fn batch_gradient(
 }
 
 /// One slice's gradients, with the widest vectors the CPU has, from the
-/// forward pass's accumulators (`[sample][perspective][unit]`) and output
-/// gradients: its feature weights into `g_w1` (overwritten); returns its
-/// biases' and output weights' (`[bucket][perspective][unit of the slice]`).
+/// forward pass's accumulators (`[sample][perspective][unit]`) and the
+/// gradients of what the reading neurons sum (`d_z`, `[sample][reader]`):
+/// its feature weights into `g_w1` (overwritten); returns its biases' and
+/// the reading weights' (`[bucket][reader][perspective][unit of the
+/// slice]`).
 #[allow(clippy::too_many_arguments)]
 fn backward_slice(
     p: &Params,
@@ -384,15 +490,15 @@ fn backward_slice(
     ids: &[usize],
     slice: usize,
     acc: &[f32],
-    d_out: &[f32],
+    d_z: &[f32],
     g_w1: &mut [f32],
 ) -> (Vec<f32>, Vec<f32>) {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU has AVX2 (checked at run time by `has_avx2`).
-        return unsafe { backward_slice_avx2(p, shape, s, ids, slice, acc, d_out, g_w1) };
+        return unsafe { backward_slice_avx2(p, shape, s, ids, slice, acc, d_z, g_w1) };
     }
-    backward_slice_portable(p, shape, s, ids, slice, acc, d_out, g_w1)
+    backward_slice_portable(p, shape, s, ids, slice, acc, d_z, g_w1)
 }
 
 /// [`backward_slice_portable`] compiled with AVX2 (same result, as for
@@ -411,10 +517,10 @@ unsafe fn backward_slice_avx2(
     ids: &[usize],
     slice: usize,
     acc: &[f32],
-    d_out: &[f32],
+    d_z: &[f32],
     g_w1: &mut [f32],
 ) -> (Vec<f32>, Vec<f32>) {
-    backward_slice_portable(p, shape, s, ids, slice, acc, d_out, g_w1)
+    backward_slice_portable(p, shape, s, ids, slice, acc, d_z, g_w1)
 }
 
 /// One slice's gradients (see [`backward_slice`]).
@@ -427,13 +533,13 @@ fn backward_slice_portable(
     ids: &[usize],
     slice: usize,
     acc: &[f32],
-    d_out: &[f32],
+    d_z: &[f32],
     g_w1: &mut [f32],
 ) -> (Vec<f32>, Vec<f32>) {
     if shape.squared() {
-        backward_slice_with::<true>(p, shape, s, ids, slice, acc, d_out, g_w1)
+        backward_slice_with::<true>(p, shape, s, ids, slice, acc, d_z, g_w1)
     } else {
-        backward_slice_with::<false>(p, shape, s, ids, slice, acc, d_out, g_w1)
+        backward_slice_with::<false>(p, shape, s, ids, slice, acc, d_z, g_w1)
     }
 }
 
@@ -447,26 +553,39 @@ fn backward_slice_with<const SQUARED: bool>(
     ids: &[usize],
     slice: usize,
     acc: &[f32],
-    d_out: &[f32],
+    d_z: &[f32],
     g_w1: &mut [f32],
 ) -> (Vec<f32>, Vec<f32>) {
     let width = shape.width();
     let h = shape.hidden;
+    let readers = shape.readers();
+    let (read_w, _) = shape.reader_params(p);
     g_w1.fill(0.0);
     let mut g_b1 = vec![0.0f32; width];
-    let mut g_w2 = vec![0.0f32; shape.buckets * 2 * width];
+    let mut g_read = vec![0.0f32; shape.buckets * readers * 2 * width];
     let mut da = vec![0.0f32; width];
+    let mut activated = vec![0.0f32; width];
     for (k, &i) in ids.iter().enumerate() {
-        let d = d_out[k];
         let bucket = s.bucket(i);
         for (side, feats) in s.features(i).into_iter().enumerate() {
             let a = &acc[(k * 2 + side) * h + slice * width..][..width];
-            let w2 = &p.w2[bucket * 2 * h + side * h + slice * width..][..width];
-            let g2 = &mut g_w2[(bucket * 2 + side) * width..(bucket * 2 + side + 1) * width];
+            for (y, x) in activated.iter_mut().zip(a) {
+                *y = activate::<SQUARED>(*x);
+            }
+            // da: d loss / d activation for now, made d loss / d sum below.
+            da.fill(0.0);
+            for r in 0..readers {
+                let d = d_z[k * readers + r];
+                let at = (bucket * readers + r) * 2 + side;
+                let w = &read_w[at * h + slice * width..][..width];
+                let g = &mut g_read[at * width..(at + 1) * width];
+                for j in 0..width {
+                    g[j] += d * activated[j];
+                    da[j] += d * w[j];
+                }
+            }
             for j in 0..width {
-                let x = a[j];
-                g2[j] += d * activate::<SQUARED>(x);
-                da[j] = d * w2[j] * activation_slope::<SQUARED>(x);
+                da[j] *= activation_slope::<SQUARED>(a[j]);
                 g_b1[j] += da[j];
             }
             for &f in feats {
@@ -477,7 +596,7 @@ fn backward_slice_with<const SQUARED: bool>(
             }
         }
     }
-    (g_b1, g_w2)
+    (g_b1, g_read)
 }
 
 /// Sum of the squared errors of the samples `ids` (no gradient), in
@@ -545,6 +664,20 @@ impl Adam {
             (&mut p.b1, &g.b1, &mut m.b1, &mut v.b1, FEATURE_CLIP),
             (&mut p.w2, &g.w2, &mut m.w2, &mut v.w2, OUTPUT_CLIP),
             (&mut p.b2, &g.b2, &mut m.b2, &mut v.b2, OUTPUT_BIAS_CLIP),
+            (
+                &mut p.mid_w,
+                &g.mid_w,
+                &mut m.mid_w,
+                &mut v.mid_w,
+                OUTPUT_CLIP,
+            ),
+            (
+                &mut p.mid_b,
+                &g.mid_b,
+                &mut m.mid_b,
+                &mut v.mid_b,
+                OUTPUT_BIAS_CLIP,
+            ),
         ] {
             update.apply(w, g, m, v, clip);
         }
@@ -612,6 +745,8 @@ mod tests {
         p.w1.iter_mut().for_each(|w| *w = u(0.3));
         p.b1.iter_mut().for_each(|w| *w = 0.25 + u(0.3));
         p.w2.iter_mut().for_each(|w| *w = u(1.0));
+        p.mid_w.iter_mut().for_each(|w| *w = u(0.2));
+        p.mid_b.iter_mut().for_each(|w| *w = 0.3 + u(0.2));
         p
     }
 
@@ -619,7 +754,10 @@ mod tests {
     fn reference(p: &Params, shape: Shape, s: &Samples, i: usize) -> f32 {
         let w1 = p.w1_input_major(shape);
         let h = shape.hidden;
-        let mut out = 0.0;
+        let b = s.bucket(i);
+        let readers = shape.readers();
+        let (read_w, read_b) = shape.reader_params(p);
+        let mut z: Vec<f32> = read_b[b * readers..(b + 1) * readers].to_vec();
         for (side, feats) in s.features(i).into_iter().enumerate() {
             for j in 0..h {
                 let mut a = p.b1[j];
@@ -628,10 +766,17 @@ mod tests {
                 }
                 let c = a.clamp(0.0, 1.0);
                 let c = if shape.squared() { c * c } else { c };
-                out += c * p.w2[s.bucket(i) * 2 * h + side * h + j];
+                for (r, z) in z.iter_mut().enumerate() {
+                    *z += c * read_w[(b * readers + r) * 2 * h + side * h + j];
+                }
             }
         }
-        out + p.b2[s.bucket(i)]
+        if shape.second == 0 {
+            return z[0];
+        }
+        z.iter().enumerate().fold(p.b2[b], |o, (r, z)| {
+            o + z.clamp(0.0, 1.0) * p.w2[b * readers + r]
+        })
     }
 
     /// The sliced gradient agrees with a finite difference of the
@@ -639,12 +784,18 @@ mod tests {
     /// with either activation.
     #[test]
     fn the_gradient_is_the_derivative_of_the_loss() {
-        for activation in [Activation::CReLU, Activation::SCReLU] {
+        for (activation, second) in [
+            (Activation::CReLU, 0),
+            (Activation::SCReLU, 0),
+            (Activation::CReLU, 4),
+            (Activation::SCReLU, 3),
+        ] {
             gradient_matches_finite_differences(Shape {
                 rows: 40,
                 hidden: 32,
                 buckets: 2,
                 activation,
+                second,
             });
         }
     }
@@ -674,11 +825,16 @@ mod tests {
                 .max_by(|&a, &b| v[a].abs().total_cmp(&v[b].abs()))
                 .unwrap()
         };
-        let checks = [
+        let mut checks = vec![
             ("w1", largest(&g.w1_input_major(shape))),
             ("b1", largest(&g.b1)),
             ("w2", largest(&g.w2)),
+            ("b2", largest(&g.b2)),
         ];
+        if shape.second > 0 {
+            checks.push(("mid_w", largest(&g.mid_w)));
+            checks.push(("mid_b", largest(&g.mid_b)));
+        }
         for (group, at) in checks {
             let nudge = |delta: f32| {
                 let mut q = p.clone();
@@ -686,10 +842,15 @@ mod tests {
                     "w1" => {
                         let mut w1 = q.w1_input_major(shape);
                         w1[at] += delta;
+                        let (mid_w, mid_b) = (q.mid_w.clone(), q.mid_b.clone());
                         q = Params::from_input_major(shape, &w1, q.b1, q.w2, q.b2);
+                        (q.mid_w, q.mid_b) = (mid_w, mid_b);
                     }
                     "b1" => q.b1[at] += delta,
-                    _ => q.w2[at] += delta,
+                    "w2" => q.w2[at] += delta,
+                    "b2" => q.b2[at] += delta,
+                    "mid_w" => q.mid_w[at] += delta,
+                    _ => q.mid_b[at] += delta,
                 }
                 loss_of(&q)
             };
@@ -697,7 +858,10 @@ mod tests {
             let analytic = match group {
                 "w1" => g.w1_input_major(shape)[at],
                 "b1" => g.b1[at],
-                _ => g.w2[at],
+                "w2" => g.w2[at],
+                "b2" => g.b2[at],
+                "mid_w" => g.mid_w[at],
+                _ => g.mid_b[at],
             };
             assert!(
                 (numeric - f64::from(analytic)).abs() < 1e-3,
@@ -715,16 +879,18 @@ mod tests {
         let same = |x: &[f32], y: &[f32]| {
             x.len() == y.len() && x.iter().zip(y).all(|(a, b)| a.to_bits() == b.to_bits())
         };
-        for (hidden, activation) in [
-            (128, Activation::CReLU),
-            (48, Activation::CReLU),
-            (64, Activation::SCReLU),
+        for (hidden, activation, second) in [
+            (128, Activation::CReLU, 0),
+            (48, Activation::CReLU, 0),
+            (80, Activation::SCReLU, 0),
+            (128, Activation::CReLU, 5),
         ] {
             let shape = Shape {
                 rows: 60,
                 hidden,
                 buckets: 2,
                 activation,
+                second,
             };
             let s = samples(shape.rows);
             let p = random(shape, 11);
@@ -732,18 +898,21 @@ mod tests {
             let n = ids.len();
             let (mut acc_a, mut acc_b) = (vec![0.0; n * 2 * hidden], vec![0.0; n * 2 * hidden]);
             let (mut out_a, mut out_b) = (vec![0.0; n], vec![0.0; n]);
-            forward_block(&p, shape, &s, &ids, &mut acc_a, &mut out_a);
-            forward_block_portable(&p, shape, &s, &ids, &mut acc_b, &mut out_b);
-            assert!(same(&acc_a, &acc_b) && same(&out_a, &out_b));
-            let d_out = [0.1, -0.2, 0.05, 0.3];
+            let readers = shape.readers();
+            let (mut z_a, mut z_b) = (vec![0.0; n * readers], vec![0.0; n * readers]);
+            forward_block(&p, shape, &s, &ids, &mut acc_a, &mut z_a, &mut out_a);
+            forward_block_portable(&p, shape, &s, &ids, &mut acc_b, &mut z_b, &mut out_b);
+            assert!(same(&acc_a, &acc_b) && same(&z_a, &z_b) && same(&out_a, &out_b));
+            let d_z: Vec<f32> = (0..n * readers)
+                .map(|k| [0.1, -0.2, 0.05, 0.3][k % 4])
+                .collect();
             let width = shape.width();
             assert!(shape.slices() > 1);
             for slice in 0..shape.slices() {
                 let mut g_a = vec![0.0; shape.rows * width];
                 let mut g_b = vec![0.0; shape.rows * width];
-                let a = backward_slice(&p, shape, &s, &ids, slice, &acc_a, &d_out, &mut g_a);
-                let b =
-                    backward_slice_portable(&p, shape, &s, &ids, slice, &acc_b, &d_out, &mut g_b);
+                let a = backward_slice(&p, shape, &s, &ids, slice, &acc_a, &d_z, &mut g_a);
+                let b = backward_slice_portable(&p, shape, &s, &ids, slice, &acc_b, &d_z, &mut g_b);
                 assert!(same(&g_a, &g_b) && same(&a.0, &b.0) && same(&a.1, &b.1));
             }
             // More samples than a forward block, on one thread and on three.
@@ -766,7 +935,16 @@ mod tests {
                 .iter()
                 .chain(&g_1.b1)
                 .chain(&g_1.w2)
-                .zip(g_3.w1.iter().chain(&g_3.b1).chain(&g_3.w2))
+                .chain(&g_1.mid_w)
+                .chain(&g_1.mid_b)
+                .zip(
+                    g_3.w1
+                        .iter()
+                        .chain(&g_3.b1)
+                        .chain(&g_3.w2)
+                        .chain(&g_3.mid_w)
+                        .chain(&g_3.mid_b),
+                )
             {
                 assert_eq!(x.to_bits(), y.to_bits());
             }
@@ -782,6 +960,7 @@ mod tests {
             hidden: 32,
             buckets: 1,
             activation: Activation::CReLU,
+            second: 0,
         };
         let w1: Vec<f32> = (0..shape.rows * shape.hidden).map(|i| i as f32).collect();
         let p = Params::from_input_major(shape, &w1, vec![0.0; 32], vec![0.0; 64], vec![0.0]);
