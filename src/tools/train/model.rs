@@ -5,9 +5,10 @@
 //! (16 where the hidden size is not a multiple of it). A batch is
 //! trained in three steps: the forward pass, by fixed blocks of samples
 //! (it only reads the weights), slice by slice within a block; the errors
-//! and output gradients, in sample order; then every slice adds the
-//! gradients of its own units (its columns of the feature weights, its
-//! biases and output weights). No two slices write the same number, so
+//! and the gradients of the output (and of the second layer, if any), in
+//! sample order; then every slice adds the gradients of its own units (its
+//! columns of the feature weights, its biases, and the weights that read
+//! it: the output's, or the second layer's). No two slices write the same number, so
 //! there is one gradient buffer, not one per thread, and a network with
 //! king buckets (eight sets of feature weights) costs little more per
 //! sample than one without. Blocks and slices are fixed and every sum runs
