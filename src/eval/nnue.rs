@@ -912,9 +912,24 @@ impl Network {
         let weights = &self.second.weights[bucket * units * 2 * h..(bucket + 1) * units * 2 * h];
         let bias = &self.second.bias[bucket * units..(bucket + 1) * units];
         let output = &self.output_weights[bucket * units..(bucket + 1) * units];
+        let mut readings = [0i64; MAX_SECOND_LAYER];
+        match self.activation {
+            Activation::CReLU => {
+                let mut sums = [0i32; MAX_SECOND_LAYER];
+                simd::crelu_dots(us, them, weights, &mut sums[..units]);
+                for (r, &x) in readings.iter_mut().zip(&sums[..units]) {
+                    *r = i64::from(x);
+                }
+            }
+            Activation::SCReLU => {
+                for (r, row) in readings.iter_mut().zip(weights.chunks_exact(2 * h)) {
+                    *r = self.read_accumulators(us, them, row);
+                }
+            }
+        }
         let mut sum = i64::from(self.output_bias[bucket]);
-        for ((row, &b), &w) in weights.chunks_exact(2 * h).zip(bias).zip(output) {
-            let z = self.read_accumulators(us, them, row) + i64::from(b);
+        for ((&reading, &b), &w) in readings.iter().zip(bias).zip(output) {
+            let z = reading + i64::from(b);
             sum += z.clamp(0, i64::from(QA * QB)) * i64::from(w);
         }
         (sum * i64::from(SCALE) / i64::from(QA * QB * QB)) as i32
@@ -1049,13 +1064,70 @@ mod simd {
                 let clamped = _mm256_min_epi16(_mm256_max_epi16(a, zero), ceiling);
                 sum = _mm256_add_epi32(sum, _mm256_madd_epi16(clamped, w));
             }
-            let half = _mm_add_epi32(
-                _mm256_castsi256_si128(sum),
-                _mm256_extracti128_si256::<1>(sum),
-            );
+            // SAFETY: AVX2 is enabled for this function's caller's CPU.
+            unsafe { horizontal_sum(sum) }
+        }
+
+        /// The sum of the eight 32-bit lanes of `v` (wrapping).
+        /// Safety: needs AVX2.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        unsafe fn horizontal_sum(v: __m256i) -> i32 {
+            let half = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
             let quarter = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
             let last = _mm_add_epi32(quarter, _mm_shuffle_epi32::<0b10_11_00_01>(quarter));
             _mm_cvtsi128_si32(last)
+        }
+
+        /// Eight neurons' CReLU readings of both accumulators at once:
+        /// `out[k] = sum(clamp(us) * row_k[..h]) + sum(clamp(them) *
+        /// row_k[h..])`, `rows` holding the eight rows of `2 * h` weights
+        /// one after the other. Each chunk of 16 inputs is loaded and
+        /// clamped once for all eight (eight accumulators stay in
+        /// registers); sums wrap in 32 bits, as [`dot`]'s do. Safety: needs
+        /// AVX2.
+        #[target_feature(enable = "avx2")]
+        pub unsafe fn crelu_dot8(us: &[i16], them: &[i16], rows: &[i16], out: &mut [i32]) {
+            let h = us.len();
+            assert!(
+                them.len() == h
+                    && h.is_multiple_of(16)
+                    && rows.len() >= 8 * 2 * h
+                    && out.len() >= 8
+            );
+            let zero = _mm256_setzero_si256();
+            let ceiling = _mm256_set1_epi16(super::QA as i16);
+            let mut sums = [_mm256_setzero_si256(); 8];
+            for (half, input) in [us, them].into_iter().enumerate() {
+                let row = |k: usize| rows[k * 2 * h + half * h..][..h].as_ptr();
+                let starts = [
+                    row(0),
+                    row(1),
+                    row(2),
+                    row(3),
+                    row(4),
+                    row(5),
+                    row(6),
+                    row(7),
+                ];
+                for c in (0..h).step_by(16) {
+                    // SAFETY: `c + 16 <= h`: 16 i16 values of `input`, one
+                    // unaligned load.
+                    let a = unsafe { _mm256_loadu_si256(input.as_ptr().add(c).cast::<__m256i>()) };
+                    let clamped = _mm256_min_epi16(_mm256_max_epi16(a, zero), ceiling);
+                    for (sum, start) in sums.iter_mut().zip(starts) {
+                        // SAFETY: each start begins a row of `h` weights
+                        // (sliced above) and `c + 16 <= h`: one unaligned
+                        // load inside it.
+                        let w = unsafe { _mm256_loadu_si256(start.add(c).cast::<__m256i>()) };
+                        *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(clamped, w));
+                    }
+                }
+            }
+            for (o, sum) in out.iter_mut().zip(sums) {
+                // SAFETY: AVX2 is enabled for this function's caller's CPU.
+                *o = unsafe { horizontal_sum(sum) };
+            }
         }
 
         /// The SCReLU dot product: `(c * w) * c` with `c` the clamped
@@ -1129,6 +1201,31 @@ mod simd {
         dispatch!(avx2::dot(acc, weights), dot_portable(acc, weights))
     }
 
+    /// The CReLU readings of both accumulators by `out.len()` neurons whose
+    /// weights are `rows` (`2 * us.len()` per neuron: the side to move's,
+    /// then the other side's): eight at a time with AVX2, each the same
+    /// (wrapping) number as [`crelu_dot`] of its two halves added.
+    #[inline]
+    pub fn crelu_dots(us: &[i16], them: &[i16], rows: &[i16], out: &mut [i32]) {
+        let h = us.len();
+        let mut done = 0;
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            for (group, row_block) in out.chunks_exact_mut(8).zip(rows.chunks_exact(8 * 2 * h)) {
+                // SAFETY: the CPU supports AVX2 (checked at run time).
+                unsafe { avx2::crelu_dot8(us, them, row_block, group) };
+                done += 8;
+            }
+        }
+        for (o, row) in out[done..]
+            .iter_mut()
+            .zip(rows[done * 2 * h..].chunks_exact(2 * h))
+        {
+            let (w_us, w_them) = row.split_at(h);
+            *o = crelu_dot(us, w_us).wrapping_add(crelu_dot(them, w_them));
+        }
+    }
+
     /// `sum(clamp(a, 0, QA)^2 * w)`, for weights within
     /// ±`MAX_SCRELU_OUTPUT_WEIGHT` and at most `MAX_HIDDEN` units.
     #[inline]
@@ -1187,6 +1284,19 @@ mod simd {
                 super::crelu_dot(&top_a, &huge_w),
                 super::dot_portable(&top_a, &huge_w)
             );
+            // Several neurons at once equal one at a time: 19 rows (two
+            // groups of eight and three alone), 256 units a side.
+            let (us, them) = (&big_a[..256], &big_a[256..512]);
+            let rows: Vec<i16> = (0..19 * 512)
+                .map(|i| (i * 7919 % 511) as i16 - 255)
+                .collect();
+            let mut many = [0i32; 19];
+            super::crelu_dots(us, them, &rows, &mut many);
+            for (k, row) in rows.chunks_exact(512).enumerate() {
+                let one = super::dot_portable(us, &row[..256])
+                    .wrapping_add(super::dot_portable(them, &row[256..]));
+                assert_eq!(many[k], one, "neuron {k}");
+            }
             let (mut x, mut y) = (a.clone(), a.clone());
             super::add(&mut x, &w);
             super::add_portable(&mut y, &w);
