@@ -533,6 +533,36 @@ impl Network {
         variants: Vec<Variant>,
         description: String,
     ) -> Result<Network, NetworkError> {
+        Network::from_parts_layered(
+            hidden,
+            king_buckets,
+            feature_weights,
+            feature_bias,
+            SecondLayer::default(),
+            output_weights,
+            output_bias,
+            variants,
+            description,
+        )
+    }
+
+    /// Builds a network from quantised parts with a second hidden layer
+    /// (`second.units` 0: none, as [`Network::from_parts_bucketed`]); the
+    /// output then reads `second.units` values per bucket
+    /// (`output_weights`: `buckets * units`; the output biases on the
+    /// scale `QA * QB * QB`). CReLU; see [`Network::with_activation`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_parts_layered(
+        hidden: usize,
+        king_buckets: KingBuckets,
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        second: SecondLayer,
+        output_weights: Vec<i16>,
+        output_bias: Vec<i32>,
+        variants: Vec<Variant>,
+        description: String,
+    ) -> Result<Network, NetworkError> {
         if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
             return Err(NetworkError::InvalidHiddenSize(hidden));
         }
@@ -540,9 +570,16 @@ impl Network {
         if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(NetworkError::InvalidBucketCount(buckets));
         }
+        let units = second.units;
+        if units > MAX_SECOND_LAYER {
+            return Err(NetworkError::SecondLayerOutOfRange(units));
+        }
+        let output_inputs = if units > 0 { units } else { 2 * hidden };
         if feature_weights.len() != king_buckets.count() * INPUTS * hidden
             || feature_bias.len() != hidden
-            || output_weights.len() != buckets * 2 * hidden
+            || second.weights.len() != buckets * units * 2 * hidden
+            || second.bias.len() != buckets * units
+            || output_weights.len() != buckets * output_inputs
         {
             return Err(NetworkError::WeightSizeMismatch);
         }
@@ -551,7 +588,7 @@ impl Network {
             buckets,
             king_buckets,
             activation: Activation::CReLU,
-            second: SecondLayer::default(),
+            second,
             feature_weights,
             feature_bias,
             output_weights,
@@ -570,29 +607,29 @@ impl Network {
         Ok(self)
     }
 
-    /// The network with a second hidden layer between the accumulators and
-    /// the output, which now reads `layer.units` values per bucket
-    /// (`output_weights`: `buckets * units`; the output biases are now on
-    /// the scale `QA * QB * QB`).
+    /// The network with a second hidden layer of at least one unit between
+    /// the accumulators and the output, which now reads `layer.units`
+    /// values per bucket (see [`Network::from_parts_layered`]).
     pub fn with_second_layer(
-        mut self,
+        self,
         layer: SecondLayer,
         output_weights: Vec<i16>,
     ) -> Result<Network, NetworkError> {
-        let units = layer.units;
-        if units == 0 || units > MAX_SECOND_LAYER {
-            return Err(NetworkError::SecondLayerOutOfRange(units));
+        if layer.units == 0 {
+            return Err(NetworkError::SecondLayerOutOfRange(0));
         }
-        if layer.weights.len() != self.buckets * units * 2 * self.hidden
-            || layer.bias.len() != self.buckets * units
-            || output_weights.len() != self.buckets * units
-        {
-            return Err(NetworkError::WeightSizeMismatch);
-        }
-        self.second = layer;
-        self.output_weights = output_weights;
-        self.check_activation_weights()?;
-        Ok(self)
+        Network::from_parts_layered(
+            self.hidden,
+            self.king_buckets,
+            self.feature_weights,
+            self.feature_bias,
+            layer,
+            output_weights,
+            self.output_bias,
+            self.variants,
+            self.description,
+        )?
+        .with_activation(self.activation)
     }
 
     /// SCReLU: the weights that read the accumulators are within
@@ -684,28 +721,18 @@ impl Network {
         if r.at != body.len() {
             return Err(NetworkError::TrailingBytes);
         }
-        let (first_output, second_output) = if units > 0 {
-            // The one-layer constructor checks the sizes of a one-layer
-            // network's output; the second layer then replaces it.
-            (vec![0; buckets * 2 * hidden], Some(output_weights))
-        } else {
-            (output_weights, None)
-        };
-        let net = Network::from_parts_bucketed(
+        Network::from_parts_layered(
             hidden,
             king_buckets,
             feature_weights,
             feature_bias,
-            first_output,
+            second,
+            output_weights,
             output_bias,
             variants,
             description,
-        )?;
-        let net = match second_output {
-            Some(output_weights) => net.with_second_layer(second, output_weights)?,
-            None => net,
-        };
-        net.with_activation(activation)
+        )?
+        .with_activation(activation)
     }
 
     /// The file image of the network (see the module documentation).
@@ -1040,6 +1067,26 @@ mod simd {
             _mm_add_epi32, _mm_cvtsi128_si32, _mm_shuffle_epi32,
         };
 
+        /// The 16 values of `chunk` (exactly 16) in one register.
+        /// Safety: needs AVX2.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        unsafe fn load16(chunk: &[i16]) -> __m256i {
+            assert_eq!(chunk.len(), 16);
+            // SAFETY: 16 i16 values, 32 bytes, the size of one unaligned
+            // load.
+            unsafe { _mm256_loadu_si256(chunk.as_ptr().cast::<__m256i>()) }
+        }
+
+        /// Accumulator values clipped to the activation's range `0..=QA`.
+        /// Safety: needs AVX2.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        unsafe fn clip(v: __m256i) -> __m256i {
+            let ceiling = _mm256_set1_epi16(super::QA as i16);
+            _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), ceiling)
+        }
+
         /// The CReLU dot product, written with intrinsics: the compiler
         /// does not find the multiply-add (`vpmaddwd`, adjacent products
         /// summed in 32 bits) in the plain loop (with it, this kernel took
@@ -1049,19 +1096,10 @@ mod simd {
         /// Safety: needs AVX2.
         #[target_feature(enable = "avx2")]
         pub unsafe fn dot(acc: &[i16], weights: &[i16]) -> i32 {
-            let zero = _mm256_setzero_si256();
-            let ceiling = _mm256_set1_epi16(super::QA as i16);
             let mut sum = _mm256_setzero_si256();
             for (a, w) in acc.chunks_exact(16).zip(weights.chunks_exact(16)) {
-                // SAFETY: each chunk is 16 i16 values, 32 bytes, the size
-                // of one unaligned load.
-                let (a, w) = unsafe {
-                    (
-                        _mm256_loadu_si256(a.as_ptr().cast::<__m256i>()),
-                        _mm256_loadu_si256(w.as_ptr().cast::<__m256i>()),
-                    )
-                };
-                let clamped = _mm256_min_epi16(_mm256_max_epi16(a, zero), ceiling);
+                // SAFETY: AVX2 is enabled for this function's caller's CPU.
+                let (clamped, w) = unsafe { (clip(load16(a)), load16(w)) };
                 sum = _mm256_add_epi32(sum, _mm256_madd_epi16(clamped, w));
             }
             // SAFETY: AVX2 is enabled for this function's caller's CPU.
@@ -1095,26 +1133,13 @@ mod simd {
                     && rows.len() >= 8 * 2 * h
                     && out.len() >= 8
             );
-            let zero = _mm256_setzero_si256();
-            let ceiling = _mm256_set1_epi16(super::QA as i16);
             let mut sums = [_mm256_setzero_si256(); 8];
             for (half, input) in [us, them].into_iter().enumerate() {
-                let row = |k: usize| rows[k * 2 * h + half * h..][..h].as_ptr();
-                let starts = [
-                    row(0),
-                    row(1),
-                    row(2),
-                    row(3),
-                    row(4),
-                    row(5),
-                    row(6),
-                    row(7),
-                ];
-                for c in (0..h).step_by(16) {
-                    // SAFETY: `c + 16 <= h`: 16 i16 values of `input`, one
-                    // unaligned load.
-                    let a = unsafe { _mm256_loadu_si256(input.as_ptr().add(c).cast::<__m256i>()) };
-                    let clamped = _mm256_min_epi16(_mm256_max_epi16(a, zero), ceiling);
+                let starts: [*const i16; 8] =
+                    std::array::from_fn(|k| rows[k * 2 * h + half * h..][..h].as_ptr());
+                for (c, a) in (0..h).step_by(16).zip(input.chunks_exact(16)) {
+                    // SAFETY: AVX2 is enabled for this function's caller's CPU.
+                    let clamped = unsafe { clip(load16(a)) };
                     for (sum, start) in sums.iter_mut().zip(starts) {
                         // SAFETY: each start begins a row of `h` weights
                         // (sliced above) and `c + 16 <= h`: one unaligned
@@ -1140,19 +1165,10 @@ mod simd {
         /// checks it). Safety: needs AVX2.
         #[target_feature(enable = "avx2")]
         pub unsafe fn screlu_dot(acc: &[i16], weights: &[i16]) -> i64 {
-            let zero = _mm256_setzero_si256();
-            let ceiling = _mm256_set1_epi16(super::QA as i16);
             let mut sum = _mm256_setzero_si256();
             for (a, w) in acc.chunks_exact(16).zip(weights.chunks_exact(16)) {
-                // SAFETY: each chunk is 16 i16 values, 32 bytes, the size
-                // of one unaligned load.
-                let (a, w) = unsafe {
-                    (
-                        _mm256_loadu_si256(a.as_ptr().cast::<__m256i>()),
-                        _mm256_loadu_si256(w.as_ptr().cast::<__m256i>()),
-                    )
-                };
-                let clamped = _mm256_min_epi16(_mm256_max_epi16(a, zero), ceiling);
+                // SAFETY: AVX2 is enabled for this function's caller's CPU.
+                let (clamped, w) = unsafe { (clip(load16(a)), load16(w)) };
                 let weighted = _mm256_mullo_epi16(clamped, w);
                 sum = _mm256_add_epi32(sum, _mm256_madd_epi16(weighted, clamped));
             }

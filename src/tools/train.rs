@@ -208,27 +208,28 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
         Some(net) => (net.hidden(), net.buckets()),
         None => (args.hidden, args.buckets),
     };
-    let activation = match (&init, args.activation) {
-        (Some(net), Some(asked)) if asked != net.activation() => {
-            return Err(format!(
+    let activation = inherited(
+        init.as_ref().map(Network::activation),
+        args.activation,
+        Activation::default(),
+        |theirs, asked| {
+            format!(
                 "--init has activation {}: --activation {} would change what its weights mean",
-                net.activation().name(),
+                theirs.name(),
                 asked.name()
-            ))
-        }
-        (Some(net), _) => net.activation(),
-        (None, asked) => asked.unwrap_or_default(),
-    };
-    let second = match (&init, args.second_layer) {
-        (Some(net), Some(asked)) if asked != net.second_layer().units => {
-            return Err(format!(
-                "--init has a second layer of {} units: --second-layer {asked} would not fit its weights",
-                net.second_layer().units
-            ))
-        }
-        (Some(net), _) => net.second_layer().units,
-        (None, asked) => asked.unwrap_or(0),
-    };
+            )
+        },
+    )?;
+    let second = inherited(
+        init.as_ref().map(|net| net.second_layer().units),
+        args.second_layer,
+        0,
+        |theirs, asked| {
+            format!(
+                "--init has a second layer of {theirs} units: --second-layer {asked} would not fit its weights"
+            )
+        },
+    )?;
     if second > MAX_SECOND_LAYER {
         return Err(format!("--second-layer {second}: 0..={MAX_SECOND_LAYER}"));
     }
@@ -322,6 +323,23 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
         args,
         samples.targets.len() / samples.copies,
     )
+}
+
+/// A setting that an `--init` network fixes: the network's (`theirs`)
+/// when there is one, refused with `conflict(theirs, asked)` when the
+/// command line asks another; without a network, what is asked or
+/// `default`.
+fn inherited<T: Copy + PartialEq>(
+    theirs: Option<T>,
+    asked: Option<T>,
+    default: T,
+    conflict: impl FnOnce(T, T) -> String,
+) -> Result<T, String> {
+    match (theirs, asked) {
+        (Some(theirs), Some(asked)) if asked != theirs => Err(conflict(theirs, asked)),
+        (Some(theirs), _) => Ok(theirs),
+        (None, asked) => Ok(asked.unwrap_or(default)),
+    }
 }
 
 /// Random initial parameters.
@@ -452,39 +470,28 @@ fn quantise(
         ),
         None => String::new(),
     };
-    let one_layer_output = if shape.second > 0 {
-        vec![0; shape.buckets * 2 * h]
-    } else {
-        ow.clone()
+    let second = SecondLayer {
+        units: shape.second,
+        weights: p.mid_w.iter().map(|&w| q(w, QB)).collect(),
+        bias: p
+            .mid_b
+            .iter()
+            .map(|&b| (b * (QA * QB) as f32).round() as i32)
+            .collect(),
     };
-    let net = Network::from_parts_bucketed(
+    Network::from_parts_layered(
         h,
         king_buckets,
         fw,
         fb,
-        one_layer_output,
+        second,
+        ow,
         ob,
         variants,
         description,
     )
-    .map_err(|e| e.to_string())?;
-    let net = if shape.second > 0 {
-        let layer = SecondLayer {
-            units: shape.second,
-            weights: p.mid_w.iter().map(|&w| q(w, QB)).collect(),
-            bias: p
-                .mid_b
-                .iter()
-                .map(|&b| (b * (QA * QB) as f32).round() as i32)
-                .collect(),
-        };
-        net.with_second_layer(layer, ow)
-            .map_err(|e| e.to_string())?
-    } else {
-        net
-    };
-    net.with_activation(shape.activation)
-        .map_err(|e| e.to_string())
+    .and_then(|net| net.with_activation(shape.activation))
+    .map_err(|e| e.to_string())
 }
 
 /// `rukav train`: trains and writes the network file.

@@ -305,24 +305,25 @@ fn train_king_buckets_start_from_copies_and_load() {
             "{fen}"
         );
     }
+    // A small network from scratch with the shape arguments `shape`.
+    let from_scratch = |shape: &[&str], out: &str| {
+        let small = ["--hidden", "16", "--epochs", "1", "--batch", "16"];
+        let (ok, log) = run_train(&[&["--data", &data, "--out", out][..], shape, &small].concat());
+        assert!(ok, "{log}");
+        load_file(out).unwrap()
+    };
+    // `init` written again by `--init` with no shape arguments.
+    let again = path("again.nnue");
+    let continued = |init: &str| {
+        let (ok, log) = run_train(&[
+            "--data", &data, "--init", init, "--epochs", "0", "--out", &again,
+        ]);
+        assert!(ok, "{log}");
+        load_file(&again).unwrap()
+    };
     // From scratch with eight buckets.
     let fresh = path("fresh.nnue");
-    let (ok, log) = run_train(&[
-        "--data",
-        &data,
-        "--king-buckets",
-        "8",
-        "--hidden",
-        "16",
-        "--epochs",
-        "1",
-        "--batch",
-        "16",
-        "--out",
-        &fresh,
-    ]);
-    assert!(ok, "{log}");
-    let net = load_file(&fresh).unwrap();
+    let net = from_scratch(&["--king-buckets", "8"], &fresh);
     assert_eq!(net.king_buckets().count(), 8);
     assert!(
         net.description().contains("8 king buckets"),
@@ -332,34 +333,14 @@ fn train_king_buckets_start_from_copies_and_load() {
     // SCReLU, from scratch, then fine-tuned from itself (its activation
     // kept without asking).
     let squared = path("squared.nnue");
-    let (ok, log) = run_train(&[
-        "--data",
-        &data,
-        "--activation",
-        "screlu",
-        "--hidden",
-        "16",
-        "--epochs",
-        "1",
-        "--batch",
-        "16",
-        "--out",
-        &squared,
-    ]);
-    assert!(ok, "{log}");
-    let net = load_file(&squared).unwrap();
+    let net = from_scratch(&["--activation", "screlu"], &squared);
     assert_eq!(net.activation(), rukav::eval::nnue::Activation::SCReLU);
     assert!(
         net.description().contains("SCReLU"),
         "{}",
         net.description()
     );
-    let again = path("again.nnue");
-    let (ok, log) = run_train(&[
-        "--data", &data, "--init", &squared, "--epochs", "0", "--out", &again,
-    ]);
-    assert!(ok, "{log}");
-    let net_again = load_file(&again).unwrap();
+    let net_again = continued(&squared);
     assert_eq!(
         net_again.activation(),
         rukav::eval::nnue::Activation::SCReLU
@@ -368,33 +349,14 @@ fn train_king_buckets_start_from_copies_and_load() {
     // A second layer of 8 units, then continued from itself; another size
     // for it is refused.
     let layered = path("layered.nnue");
-    let (ok, log) = run_train(&[
-        "--data",
-        &data,
-        "--second-layer",
-        "8",
-        "--hidden",
-        "16",
-        "--epochs",
-        "1",
-        "--batch",
-        "16",
-        "--out",
-        &layered,
-    ]);
-    assert!(ok, "{log}");
-    let net = load_file(&layered).unwrap();
+    let net = from_scratch(&["--second-layer", "8"], &layered);
     assert_eq!(net.second_layer().units, 8);
     assert!(
         net.description().contains("-> 8 CReLU"),
         "{}",
         net.description()
     );
-    let (ok, log) = run_train(&[
-        "--data", &data, "--init", &layered, "--epochs", "0", "--out", &again,
-    ]);
-    assert!(ok, "{log}");
-    let net_again = load_file(&again).unwrap();
+    let net_again = continued(&layered);
     assert!(net_again.parts() == net.parts());
     assert_eq!(net_again.second_layer(), net.second_layer());
     // A layout that does not exist, a bucketed network started as another

@@ -41,6 +41,24 @@ fn random_bucketed_net(
     .unwrap()
 }
 
+/// Where the king-bucket map starts in a file of version 3 or later
+/// (magic, version, inputs, hidden size, output buckets, king buckets).
+const MAP_AT: usize = 8 + 4 + 8 + 4 + 4;
+/// Where the activation is in a file of version 4 or later.
+const ACTIVATION_AT: usize = MAP_AT + 64;
+/// Where the second layer's size is in a file of version 5.
+const UNITS_AT: usize = ACTIVATION_AT + 4;
+
+/// The network file `bytes` with `new` written at `at` and its checksum
+/// made valid again, so that what refuses it is the check of the field.
+fn patched(bytes: &[u8], at: usize, new: &[u8]) -> Vec<u8> {
+    let mut body = bytes[..bytes.len() - 8].to_vec();
+    body[at..at + new.len()].copy_from_slice(new);
+    let sum = nnue::checksum(&body);
+    body.extend_from_slice(&sum.to_le_bytes());
+    body
+}
+
 fn assert_same(a: &Accumulator, b: &Accumulator, hidden: usize, what: &str) {
     for c in 0..2 {
         assert_eq!(
@@ -148,15 +166,11 @@ fn king_buckets_round_trip_and_bad_maps_are_refused() {
     // Every square of bucket 7 moved to bucket 6: the file says eight
     // buckets and the map uses seven. The checksum is made valid, so the
     // map check is what refuses it.
-    let map_at = 8 + 4 + 8 + 4 + 4;
-    let mut bad = bytes[..bytes.len() - 8].to_vec();
-    for b in &mut bad[map_at..map_at + 64] {
-        if *b == 7 {
-            *b = 6;
-        }
-    }
-    let sum = nnue::checksum(&bad);
-    bad.extend_from_slice(&sum.to_le_bytes());
+    let map: Vec<u8> = bytes[MAP_AT..MAP_AT + 64]
+        .iter()
+        .map(|&b| if b == 7 { 6 } else { b })
+        .collect();
+    let bad = patched(&bytes, MAP_AT, &map);
     assert_eq!(
         Network::from_bytes(&bad).unwrap_err(),
         NetworkError::BadKingBuckets
@@ -355,15 +369,11 @@ fn screlu_networks_round_trip_and_evaluate_as_their_formula() {
         NetworkError::OutputWeightOutOfRange(128)
     );
     // An activation number 2, with a valid checksum.
-    let mut bad = random_net(3, 16, vec![])
+    let screlu = random_net(3, 16, vec![])
         .with_activation(Activation::SCReLU)
         .unwrap()
         .to_bytes();
-    bad.truncate(bad.len() - 8);
-    let activation_at = 8 + 4 + 8 + 4 + 4 + 64;
-    bad[activation_at..activation_at + 4].copy_from_slice(&2u32.to_le_bytes());
-    let sum = nnue::checksum(&bad);
-    bad.extend_from_slice(&sum.to_le_bytes());
+    let bad = patched(&screlu, ACTIVATION_AT, &2u32.to_le_bytes());
     assert_eq!(
         Network::from_bytes(&bad).unwrap_err(),
         NetworkError::UnknownActivation(2)
@@ -485,15 +495,11 @@ fn second_layer_networks_round_trip_and_evaluate_as_their_formula() {
         NetworkError::OutputWeightOutOfRange(200)
     );
     // A file that says 40 units, with a valid checksum.
-    let mut bad = base()
+    let layered = base()
         .with_second_layer(one_bucket, vec![0; 2])
         .unwrap()
         .to_bytes();
-    bad.truncate(bad.len() - 8);
-    let units_at = 8 + 4 + 8 + 4 + 4 + 64 + 4;
-    bad[units_at..units_at + 4].copy_from_slice(&40u32.to_le_bytes());
-    let sum = nnue::checksum(&bad);
-    bad.extend_from_slice(&sum.to_le_bytes());
+    let bad = patched(&layered, UNITS_AT, &40u32.to_le_bytes());
     assert_eq!(
         Network::from_bytes(&bad).unwrap_err(),
         NetworkError::SecondLayerOutOfRange(40)

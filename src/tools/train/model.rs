@@ -503,7 +503,7 @@ fn backward_slice(
 }
 
 /// [`backward_slice_portable`] compiled with AVX2 (same result, as for
-/// [`forward_slice_avx2`]).
+/// [`forward_block_avx2`]).
 ///
 /// # Safety
 ///
