@@ -162,7 +162,7 @@ pub fn table() -> Vec<EngineOption> {
         },
     ];
     #[cfg(feature = "tune")]
-    for p in crate::search::params::PARAMS {
+    for p in crate::search::params::all() {
         options.push(spin(
             p.name,
             i64::from(p.default),

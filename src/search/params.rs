@@ -6,7 +6,8 @@
 //! atomic that the UCI option of the same name sets (`setoption name
 //! rfp_margin value 95`), so that SPSA (OpenBench, or any tuner that drives
 //! UCI options) can tune them; `rukav` then also lists them in its `uci`
-//! answer, and [`spsa_lines`] prints them in OpenBench's input format.
+//! answer, and [`spsa_lines`] prints them, with the hand-written
+//! evaluation's weights ([`all`]), in OpenBench's input format.
 
 /// One tunable parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,7 +194,7 @@ pub enum ParamError {
 impl std::fmt::Display for ParamError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ParamError::Unknown(name) => write!(f, "unknown search parameter '{name}'"),
+            ParamError::Unknown(name) => write!(f, "unknown tuning parameter '{name}'"),
             ParamError::OutOfRange {
                 name,
                 min,
@@ -210,29 +211,45 @@ impl std::error::Error for ParamError {}
 /// unknown name or a value out of range.
 #[cfg(feature = "tune")]
 pub fn set(name: &str, value: i32) -> Result<(), ParamError> {
-    let i = PARAMS
-        .iter()
-        .position(|p| p.name.eq_ignore_ascii_case(name))
-        .ok_or_else(|| ParamError::Unknown(name.to_string()))?;
-    let p = PARAMS[i];
-    if !(p.min..=p.max).contains(&value) {
-        return Err(ParamError::OutOfRange {
-            name: p.name,
-            min: p.min,
-            max: p.max,
-            value,
-        });
+    let check = |p: &Param| {
+        if (p.min..=p.max).contains(&value) {
+            Ok(())
+        } else {
+            Err(ParamError::OutOfRange {
+                name: p.name,
+                min: p.min,
+                max: p.max,
+                value,
+            })
+        }
+    };
+    let named = |p: &&Param| p.name.eq_ignore_ascii_case(name);
+    if let Some(i) = PARAMS.iter().position(|p| named(&p)) {
+        check(&PARAMS[i])?;
+        VALUES[i].store(value, std::sync::atomic::Ordering::Relaxed);
+        return Ok(());
     }
-    VALUES[i].store(value, std::sync::atomic::Ordering::Relaxed);
+    let weights = crate::eval::hce::weight_params();
+    let i = weights
+        .iter()
+        .position(|p| named(&p))
+        .ok_or_else(|| ParamError::Unknown(name.to_string()))?;
+    check(&weights[i])?;
+    crate::eval::hce::set_tuned_weight(i, value);
     Ok(())
+}
+
+/// Every tunable parameter: the search's ([`PARAMS`]), then the weights of
+/// the hand-written evaluation ([`crate::eval::hce::weight_params`]).
+pub fn all() -> impl Iterator<Item = &'static Param> {
+    PARAMS.iter().chain(crate::eval::hce::weight_params())
 }
 
 /// The parameters in OpenBench's SPSA input format, one per line:
 /// `name, int, default, min, max, step, 0.002` (the last field is the
 /// learning-rate ratio OpenBench suggests).
 pub fn spsa_lines() -> Vec<String> {
-    PARAMS
-        .iter()
+    all()
         .map(|p| {
             format!(
                 "{}, int, {}, {}, {}, {}, 0.002",
@@ -253,6 +270,13 @@ mod tests {
             assert!(p.step > 0, "{p:?}");
         }
         assert_eq!(rfp_margin(), 90);
-        assert_eq!(spsa_lines().len(), PARAMS.len());
+        assert_eq!(
+            spsa_lines().len(),
+            PARAMS.len() + crate::eval::hce::weight_params().len()
+        );
+        for p in crate::eval::hce::weight_params() {
+            assert!(p.min <= p.default && p.default <= p.max, "{p:?}");
+            assert!(p.step > 0, "{p:?}");
+        }
     }
 }
