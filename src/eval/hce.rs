@@ -102,17 +102,17 @@ weight_groups! {
     /// Undefended empty square next to the king (drop variants), in units.
     HOLE = [4];
     /// Antichess liability per piece: P N B R Q K.
-    ANTI = [60, 90, 90, 110, 140, 0];
+    ANTI = [62, 93, 89, 114, 141, -1];
     /// Antichess mobility per square.
-    ANTI_MOBILITY = [24];
+    ANTI_MOBILITY = [32];
     /// Antichess: having a capture (hence owing one) is a liability; this
     /// weight is divided by one plus the number of those captures the
     /// opponent must answer by taking back.
-    ANTI_CAPTURE = [3000];
+    ANTI_CAPTURE = [3186];
     /// Antichess: per empty square a piece could move to where the opponent
     /// would have to take it (a forcing move), and again when we cover that
     /// square at most once (the exchange stops there).
-    ANTI_FORCE = [200, 200];
+    ANTI_FORCE = [178, 174];
 }
 
 /// The evaluation weights as one vector, so that the tuner can adjust them.
