@@ -10,7 +10,6 @@
 use crate::attacks;
 use crate::position::Position;
 use crate::rules::duty_period;
-use crate::search::params::Param;
 use crate::types::{Bitboard, Color, PieceType, Square};
 
 /// The evaluation terms, each White minus Black, for the `eval` command.
@@ -211,53 +210,12 @@ static TUNED: once_cell::sync::Lazy<Vec<std::sync::atomic::AtomicI32>> =
             .collect()
     });
 
-/// Sets weight `index` (an index of [`weight_params`]) in a tuning build.
+/// Sets weight `index` (an index of the weight vector) in a tuning build.
 #[cfg(feature = "tune")]
 pub fn set_tuned_weight(index: usize, value: i32) {
     if let Some(slot) = TUNED.get(index) {
         slot.store(value, std::sync::atomic::Ordering::Relaxed);
     }
-}
-
-/// Every weight as a tuning parameter, in weight-vector order (so a
-/// parameter's index is its weight's index): named `hce_<group>` for a
-/// one-value group and `hce_<group>_<i>` otherwise, in lowercase (for
-/// example `hce_anti_capture`, `hce_anti_force_1`); range the default plus
-/// or minus three times its size and 100, SPSA step an eighth of its size
-/// (at least 5). A tuning build takes them as UCI options, as it takes the
-/// search parameters.
-pub fn weight_params() -> &'static [Param] {
-    static NAMES: once_cell::sync::Lazy<Vec<String>> = once_cell::sync::Lazy::new(|| {
-        let mut names = Vec::with_capacity(w::COUNT);
-        for &(group, _, len) in WEIGHT_NAMES {
-            let group = group.to_lowercase();
-            for i in 0..len {
-                names.push(if len == 1 {
-                    format!("hce_{group}")
-                } else {
-                    format!("hce_{group}_{i}")
-                });
-            }
-        }
-        names
-    });
-    static PARAMS: once_cell::sync::Lazy<Vec<Param>> = once_cell::sync::Lazy::new(|| {
-        NAMES
-            .iter()
-            .zip(DEFAULT_WEIGHTS.0)
-            .map(|(name, default)| {
-                let size = default.abs();
-                Param {
-                    name,
-                    default,
-                    min: default - 3 * size - 100,
-                    max: default + 3 * size + 100,
-                    step: (size / 8).max(5),
-                }
-            })
-            .collect()
-    });
-    &PARAMS
 }
 
 /// Evaluates with other weights (the tuner).
@@ -585,24 +543,5 @@ mod tests {
         // covered by White twice.
         let per = DEFAULT_WEIGHTS.0[w::ANTI_FORCE] + DEFAULT_WEIGHTS.0[w::ANTI_FORCE + 1];
         assert_eq!(term(&t, "forcing moves").0, 4 * per);
-    }
-
-    /// Each weight's tuning parameter sits at the weight's own index, under
-    /// a name of its own.
-    #[test]
-    fn weight_params_name_each_weight_once() {
-        let params = weight_params();
-        assert_eq!(params.len(), w::COUNT);
-        assert_eq!(params[w::ANTI_CAPTURE].name, "hce_anti_capture");
-        assert_eq!(params[w::ANTI_FORCE + 1].name, "hce_anti_force_1");
-        assert_eq!(params[w::ANTI + 4].name, "hce_anti_4");
-        assert_eq!(params[w::TEMPO].name, "hce_tempo");
-        for (i, p) in params.iter().enumerate() {
-            assert_eq!(p.default, DEFAULT_WEIGHTS.0[i], "{p:?}");
-        }
-        let mut names: Vec<_> = params.iter().map(|p| p.name).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), w::COUNT);
     }
 }

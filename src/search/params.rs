@@ -229,7 +229,7 @@ pub fn set(name: &str, value: i32) -> Result<(), ParamError> {
         VALUES[i].store(value, std::sync::atomic::Ordering::Relaxed);
         return Ok(());
     }
-    let weights = crate::eval::hce::weight_params();
+    let weights = weight_params();
     let i = weights
         .iter()
         .position(|p| named(&p))
@@ -240,9 +240,51 @@ pub fn set(name: &str, value: i32) -> Result<(), ParamError> {
 }
 
 /// Every tunable parameter: the search's ([`PARAMS`]), then the weights of
-/// the hand-written evaluation ([`crate::eval::hce::weight_params`]).
+/// the hand-written evaluation ([`weight_params`]).
 pub fn all() -> impl Iterator<Item = &'static Param> {
-    PARAMS.iter().chain(crate::eval::hce::weight_params())
+    PARAMS.iter().chain(weight_params())
+}
+
+/// Every weight of the hand-written evaluation (`src/eval/hce.rs`) as a
+/// tuning parameter, in weight-vector order (so a
+/// parameter's index is its weight's index): named `hce_<group>` for a
+/// one-value group and `hce_<group>_<i>` otherwise, in lowercase (for
+/// example `hce_anti_capture`, `hce_anti_force_1`); range the default plus
+/// or minus three times its size and 100, SPSA step an eighth of its size
+/// (at least 5). A tuning build takes them as UCI options, as it takes the
+/// search parameters.
+pub fn weight_params() -> &'static [Param] {
+    static NAMES: once_cell::sync::Lazy<Vec<String>> = once_cell::sync::Lazy::new(|| {
+        let mut names = Vec::with_capacity(crate::eval::w::COUNT);
+        for &(group, _, len) in crate::eval::WEIGHT_NAMES {
+            let group = group.to_lowercase();
+            for i in 0..len {
+                names.push(if len == 1 {
+                    format!("hce_{group}")
+                } else {
+                    format!("hce_{group}_{i}")
+                });
+            }
+        }
+        names
+    });
+    static PARAMS: once_cell::sync::Lazy<Vec<Param>> = once_cell::sync::Lazy::new(|| {
+        NAMES
+            .iter()
+            .zip(crate::eval::DEFAULT_WEIGHTS.0)
+            .map(|(name, default)| {
+                let size = default.abs();
+                Param {
+                    name,
+                    default,
+                    min: default - 3 * size - 100,
+                    max: default + 3 * size + 100,
+                    step: (size / 8).max(5),
+                }
+            })
+            .collect()
+    });
+    &PARAMS
 }
 
 /// The parameters in OpenBench's SPSA input format, one per line:
@@ -270,13 +312,30 @@ mod tests {
             assert!(p.step > 0, "{p:?}");
         }
         assert_eq!(rfp_margin(), 90);
-        assert_eq!(
-            spsa_lines().len(),
-            PARAMS.len() + crate::eval::hce::weight_params().len()
-        );
-        for p in crate::eval::hce::weight_params() {
+        assert_eq!(spsa_lines().len(), PARAMS.len() + weight_params().len());
+        for p in weight_params() {
             assert!(p.min <= p.default && p.default <= p.max, "{p:?}");
             assert!(p.step > 0, "{p:?}");
         }
+    }
+
+    /// Each weight's tuning parameter sits at the weight's own index, under
+    /// a name of its own.
+    #[test]
+    fn weight_params_name_each_weight_once() {
+        use crate::eval::{w, DEFAULT_WEIGHTS};
+        let params = weight_params();
+        assert_eq!(params.len(), w::COUNT);
+        assert_eq!(params[w::ANTI_CAPTURE].name, "hce_anti_capture");
+        assert_eq!(params[w::ANTI_FORCE + 1].name, "hce_anti_force_1");
+        assert_eq!(params[w::ANTI + 4].name, "hce_anti_4");
+        assert_eq!(params[w::TEMPO].name, "hce_tempo");
+        for (i, p) in params.iter().enumerate() {
+            assert_eq!(p.default, DEFAULT_WEIGHTS.0[i], "{p:?}");
+        }
+        let mut names: Vec<_> = params.iter().map(|p| p.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), w::COUNT);
     }
 }

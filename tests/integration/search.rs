@@ -335,7 +335,7 @@ fn mated_root_has_no_best_move() {
 }
 
 /// `rukav spsa-params` (what scripts/spsa.py and OpenBench read): one line
-/// per search parameter, `name, int, default, min, max, step, 0.002`, the
+/// per search parameter and per evaluation weight, `name, int, default, min, max, step, 0.002`, the
 /// default within its range and a positive step.
 #[test]
 fn spsa_params_lists_every_parameter_in_openbench_format() {
@@ -346,8 +346,10 @@ fn spsa_params_lists_every_parameter_in_openbench_format() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), rukav::search::params::PARAMS.len());
-    for (line, p) in lines.iter().zip(rukav::search::params::PARAMS) {
+    let params: Vec<_> = rukav::search::params::all().collect();
+    assert!(params.len() > rukav::search::params::PARAMS.len());
+    assert_eq!(lines.len(), params.len());
+    for (line, p) in lines.iter().zip(params) {
         let fields: Vec<&str> = line.split(", ").collect();
         assert_eq!(fields.len(), 7, "{line}");
         assert_eq!((fields[0], fields[1], fields[6]), (p.name, "int", "0.002"));
