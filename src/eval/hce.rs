@@ -201,13 +201,9 @@ fn with_playing_weights<R>(f: impl FnOnce(&Weights) -> R) -> R {
 
 /// The weights of a tuning build, set one by one by `setoption`.
 #[cfg(feature = "tune")]
-static TUNED: once_cell::sync::Lazy<Vec<std::sync::atomic::AtomicI32>> =
+static TUNED: once_cell::sync::Lazy<[std::sync::atomic::AtomicI32; w::COUNT]> =
     once_cell::sync::Lazy::new(|| {
-        DEFAULT_WEIGHTS
-            .0
-            .iter()
-            .map(|&v| std::sync::atomic::AtomicI32::new(v))
-            .collect()
+        std::array::from_fn(|i| std::sync::atomic::AtomicI32::new(DEFAULT_WEIGHTS.0[i]))
     });
 
 /// Sets weight `index` (an index of the weight vector) in a tuning build.

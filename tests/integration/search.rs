@@ -335,8 +335,8 @@ fn mated_root_has_no_best_move() {
 }
 
 /// `rukav spsa-params` (what scripts/spsa.py and OpenBench read): one line
-/// per search parameter and per evaluation weight, `name, int, default, min, max, step, 0.002`, the
-/// default within its range and a positive step.
+/// per search parameter and per evaluation weight, `name, int, default,
+/// min, max, step, 0.002`, the default within its range and a positive step.
 #[test]
 fn spsa_params_lists_every_parameter_in_openbench_format() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_rukav"))
