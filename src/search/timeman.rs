@@ -57,8 +57,10 @@ const MOVES_HORIZON: u64 = 30;
 /// long forced runs, and with the chess horizon Rukav left about half of
 /// its clock unused (3.3 s of 7 in the average 5+0.05 game against
 /// Fairy-Stockfish, which used 5.4 s). 20 moves gained about 28 Elo over
-/// 30 in self-play, 15 about 26 more over 20.
-const MOVES_HORIZON_LOSERS: u64 = 15;
+/// 30 in self-play, 15 about 26 more over 20; with 15 Rukav still kept
+/// twice Fairy-Stockfish's clock after move 30, and 10 gained about 20
+/// over 15 (SPRT on non-exam openings, docs/measurements.md).
+const MOVES_HORIZON_LOSERS: u64 = 10;
 
 /// The moves a sudden-death clock is planned for under `rules`.
 pub fn moves_horizon(rules: &Rules) -> u64 {
