@@ -43,6 +43,8 @@ enum Command {
     },
     /// Self-play games that write training positions (reproducible; resumes from OUT.progress).
     Datagen(tools::datagen::DatagenArgs),
+    /// Rebuilds the record file of a datagen run from its game logs (`datagen --format games`).
+    Unpack(tools::gamelog::UnpackArgs),
     /// Trains an NNUE network on datagen output (see nets/README.md).
     Train(tools::train::TrainArgs),
     /// Texel-tunes the hand-written evaluation on datagen output; prints the new weights.
@@ -89,6 +91,7 @@ fn main() -> ExitCode {
                 .map(|line| println!("{line}")),
         ),
         Some(Command::Datagen(args)) => exit_code(tools::datagen::main(args)),
+        Some(Command::Unpack(args)) => exit_code(tools::gamelog::main(args)),
         Some(Command::Train(args)) => exit_code(tools::train::main(args)),
         Some(Command::Tune(args)) => exit_code(tools::tune::main(args)),
         Some(Command::Wdl(args)) => exit_code(tools::wdl::main(args)),

@@ -5,8 +5,8 @@
 //! Bughouse games are whole two-board games with Rukav on all four seats,
 //! scheduled by simulated clocks ([`bughouse`] describes the rules).
 
+use super::gamelog::GameLog;
 use super::progress::Progress;
-use super::record::{Record, RECORD_SIZE};
 use rukav::engine::Engine;
 use rukav::rng::Rng;
 use rukav::search::{Limits, MATE_BOUND};
@@ -18,46 +18,57 @@ use std::sync::Mutex;
 
 /// The opening of one game: a book position or the start position, then the
 /// random plies, drawn again while the engine judges it lost for one side.
-/// `None` when no acceptable opening was found.
-fn opening(cfg: &DatagenConfig, rng: &mut Rng, engine: &mut Engine) -> Option<Position> {
+/// Returns the book (or start) position and the random plies played from
+/// it; `None` when no acceptable opening was found.
+fn opening(
+    cfg: &DatagenConfig,
+    rng: &mut Rng,
+    engine: &mut Engine,
+) -> Option<(Position, Vec<Move>)> {
     let rules = cfg.rules;
     'draw: for _ in 0..OPENING_TRIES {
-        let mut pos = if cfg.openings.is_empty() {
+        let base = if cfg.openings.is_empty() {
             Position::start_with(rules)
         } else {
             let fen = &cfg.openings[rng.below(cfg.openings.len())];
             Position::from_fen(fen, rules).unwrap_or_else(|_| Position::start_with(rules))
         };
+        let mut pos = base;
         let plies = cfg.random_plies + (rng.below(2) as u32);
+        let mut played = Vec::with_capacity(plies as usize);
         for _ in 0..plies {
             let moves = pos.legal_moves();
             if moves.is_empty() || pos.outcome().is_some() {
                 continue 'draw;
             }
-            pos.make_move(moves[rng.below(moves.len())]);
+            let m = moves[rng.below(moves.len())];
+            played.push(m);
+            pos.make_move(m);
         }
         if pos.outcome().is_some() || !pos.has_legal_move() {
             continue;
         }
         let Some(limit) = cfg.opening_limit else {
-            return Some(pos);
+            return Some((base, played));
         };
         if opening_score(engine, pos, cfg.opening_nodes).abs() <= limit {
-            return Some(pos);
+            return Some((base, played));
         }
     }
     None
 }
 
-/// Plays one self-play game; returns its usable positions packed.
-fn play_game(cfg: &DatagenConfig, rng: &mut Rng, engine: &mut Engine) -> Vec<Record> {
-    let Some(pos) = opening(cfg, rng, engine) else {
-        return Vec::new();
-    };
+/// Plays one self-play game; `None` when no acceptable opening was found.
+fn play_game(cfg: &DatagenConfig, rng: &mut Rng, engine: &mut Engine) -> Option<GameLog> {
+    let (base, opening) = opening(cfg, rng, engine)?;
+    let mut start = base;
+    for &m in &opening {
+        start.make_move(m);
+    }
     engine.new_game();
-    engine.set_position(pos, Vec::new());
-    let mut keys = vec![pos.key()];
-    let mut kept: Vec<(Position, i32, Move)> = Vec::new();
+    engine.set_position(start, Vec::new());
+    let mut keys = vec![start.key()];
+    let mut plies: Vec<(Move, i32)> = Vec::new();
     let mut winning_streak = 0i32;
     let result: u8;
     loop {
@@ -122,41 +133,64 @@ fn play_game(cfg: &DatagenConfig, rng: &mut Rng, engine: &mut Engine) -> Vec<Rec
         } else {
             winning_streak = 0;
         }
-        let quiet = !pos.in_check() && !pos.is_capture(r.best) && !r.best.is_promotion();
-        if quiet && r.score.abs() < 2000 {
-            kept.push((pos, r.score, r.best));
-        }
+        plies.push((r.best, r.score));
         engine.play(r.best);
         keys.push(engine.position().key());
     }
-    kept.iter()
-        .filter_map(|(p, s, m)| Record::pack(p, *s, *m, result))
-        .collect()
+    Some(GameLog {
+        base,
+        opening,
+        result,
+        plies,
+    })
+}
+
+/// What one game writes in the run's format, and how many positions
+/// (records) that is.
+fn game_bytes(format: DataFormat, log: Option<GameLog>) -> std::io::Result<(Vec<u8>, u64)> {
+    let Some(log) = log else {
+        return Ok((Vec::new(), 0));
+    };
+    let records = log.records();
+    let positions = records.len() as u64;
+    let bytes = match format {
+        DataFormat::Records => records.iter().flat_map(|r| r.bytes).collect(),
+        DataFormat::Games => {
+            let mut bytes = Vec::new();
+            log.encode(&mut bytes).map_err(std::io::Error::other)?;
+            bytes
+        }
+    };
+    Ok((bytes, positions))
 }
 
 /// Games finished out of order, held until every game before them is written.
 struct InOrder {
-    /// Finished games by index.
-    pending: std::collections::BTreeMap<u64, Vec<u8>>,
+    /// Finished games by index: their bytes and positions.
+    pending: std::collections::BTreeMap<u64, (Vec<u8>, u64)>,
     /// The next game index to write.
     next: u64,
     /// Bytes written so far by this run.
     bytes: u64,
+    /// Positions (records) written so far by this run.
+    positions: u64,
 }
 
 /// Runs data generation: plays games `cfg.first_game .. cfg.games` and
 /// appends their records to `out` in game order, so a run is reproducible
 /// byte for byte whatever the thread count (each game has its own seed and
 /// its own cleared hash table, and a node budget, not time, ends each search).
-/// `checkpoint` receives (next game index, bytes written by this run) after
-/// each write, which is what a resumed run and a progress report need;
-/// `stop` ends the run after the games under way.
+/// `checkpoint` receives (next game index, bytes written by this run,
+/// positions written by this run) after each write, which is what a resumed
+/// run and a progress report need; `stop` ends the run after the games
+/// under way. In [`DataFormat::Games`] a game is its [`GameLog`], which
+/// `rukav unpack` turns into the records the other format writes.
 /// Returns (games written, positions written).
 pub fn run(
     cfg: &DatagenConfig,
     out: &mut (dyn Write + Send),
     stop: &AtomicBool,
-    checkpoint: &(dyn Fn(u64, u64) + Sync),
+    checkpoint: &(dyn Fn(u64, u64, u64) + Sync),
 ) -> std::io::Result<(u64, u64)> {
     let next_index = AtomicU64::new(cfg.first_game);
     let written = Mutex::new((
@@ -165,6 +199,7 @@ pub fn run(
             pending: std::collections::BTreeMap::new(),
             next: cfg.first_game,
             bytes: 0,
+            positions: 0,
         },
     ));
     let error: Mutex<Option<std::io::Error>> = Mutex::new(None);
@@ -192,22 +227,31 @@ pub fn run(
                         break;
                     }
                     let mut rng = Rng::for_index(cfg.seed, index);
-                    let records = if cfg.rules.two_boards {
-                        bughouse::play_game(cfg, &mut rng, &mut engines)
+                    let game = if cfg.rules.two_boards {
+                        // Two-board games have records only (main refuses games).
+                        let records = bughouse::play_game(cfg, &mut rng, &mut engines);
+                        let positions = records.len() as u64;
+                        Ok((records.iter().flat_map(|r| r.bytes).collect(), positions))
                     } else {
-                        play_game(cfg, &mut rng, &mut engines[0])
+                        game_bytes(cfg.format, play_game(cfg, &mut rng, &mut engines[0]))
                     };
-                    let mut bytes = Vec::with_capacity(records.len() * RECORD_SIZE);
-                    for r in &records {
-                        bytes.extend_from_slice(&r.bytes);
-                    }
+                    let game = match game {
+                        Ok(game) => game,
+                        Err(e) => {
+                            if let Ok(mut slot) = error.lock() {
+                                *slot = Some(e);
+                            }
+                            stop.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                    };
                     let Ok(mut guard) = written.lock() else {
                         break;
                     };
                     let (out, order) = &mut *guard;
-                    order.pending.insert(index, bytes);
+                    order.pending.insert(index, game);
                     let before = order.next;
-                    while let Some(bytes) = order.pending.remove(&order.next) {
+                    while let Some((bytes, positions)) = order.pending.remove(&order.next) {
                         if let Err(e) = out.write_all(&bytes).and_then(|_| out.flush()) {
                             if let Ok(mut slot) = error.lock() {
                                 *slot = Some(e);
@@ -216,12 +260,13 @@ pub fn run(
                             break;
                         }
                         order.bytes += bytes.len() as u64;
+                        order.positions += positions;
                         order.next += 1;
                     }
                     if order.next == before {
                         continue;
                     }
-                    checkpoint(order.next, order.bytes);
+                    checkpoint(order.next, order.bytes, order.positions);
                 }
             });
         }
@@ -232,10 +277,7 @@ pub fn run(
         }
     }
     let totals = match written.lock() {
-        Ok(guard) => (
-            guard.1.next - cfg.first_game,
-            guard.1.bytes / RECORD_SIZE as u64,
-        ),
+        Ok(guard) => (guard.1.next - cfg.first_game, guard.1.positions),
         Err(_) => (0, 0),
     };
     Ok(totals)
@@ -305,6 +347,12 @@ pub struct DatagenArgs {
     /// from the game's seed (default 1000).
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub sim_move_ms: Option<u64>,
+    /// What the file holds: `records` (64 bytes a position, what `train`
+    /// and `tune` read) or `games` (each game's opening, moves and scores,
+    /// about 3 bytes a ply; `rukav unpack` rebuilds the records the same
+    /// run would have written). Single-board variants only.
+    #[arg(long, value_enum, default_value_t = DataFormat::Records)]
+    pub format: DataFormat,
 }
 
 /// Parses `A..B` (game indices, A < B).
@@ -395,6 +443,12 @@ pub fn main(args: DatagenArgs) -> Result<(), String> {
             sim.base_ms, sim.inc_ms, sim.move_ms
         ));
     }
+    if args.format == DataFormat::Games {
+        if two_boards {
+            return Err("--format games is for single-board variants".into());
+        }
+        fingerprint.push_str(" format games");
+    }
     if slice_start > 0 {
         fingerprint.push_str(&format!(" slice-start {slice_start}"));
     }
@@ -450,11 +504,12 @@ pub fn main(args: DatagenArgs) -> Result<(), String> {
         opening_nodes,
         seed: args.seed,
         sim,
+        format: args.format,
     };
     let stop = AtomicBool::new(false);
     let checkpoint_error = Mutex::new(None::<String>);
     let progress = Mutex::new(Progress::new("games", first_game, end));
-    let (g, p) = run(&cfg, &mut file, &stop, &|next_game, bytes| {
+    let (g, p) = run(&cfg, &mut file, &stop, &|next_game, bytes, positions| {
         let text = format!(
             "{fingerprint}\nnext-game {next_game}\nbytes {}\n",
             base + bytes
@@ -469,7 +524,6 @@ pub fn main(args: DatagenArgs) -> Result<(), String> {
             stop.store(true, Ordering::Relaxed);
         }
         if let Ok(mut bar) = progress.lock() {
-            let positions = bytes / RECORD_SIZE as u64;
             bar.update(next_game, &format!("positions {positions}"));
         }
     })
@@ -519,6 +573,6 @@ pub mod bughouse;
 pub mod setup;
 
 use setup::{opening_score, OPENING_CHECK_NODES, OPENING_TRIES};
-pub use setup::{DatagenConfig, SimClock};
+pub use setup::{DataFormat, DatagenConfig, SimClock};
 #[cfg(test)]
 mod tests;

@@ -10,6 +10,7 @@ pub mod arena;
 pub mod bpgn;
 pub mod datagen;
 pub mod elo;
+pub mod gamelog;
 pub mod perft;
 pub mod progress;
 pub mod record;

@@ -95,6 +95,62 @@ fn slices_concatenate_to_the_whole_run() {
 /// `--opening-nodes` (the judge of `--opening-limit`) is part of a run's
 /// settings: a run with another value does not append to the file, and it
 /// is refused without `--opening-limit`, where nothing would read it.
+/// Game logs (`--format games`), sliced and resumed, unpack to the records
+/// of the same run; a games run does not append to a records file, and
+/// two-board games have no game logs.
+#[test]
+fn game_logs_unpack_to_the_records_from_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("rukav-datagen-games-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("records.bin");
+    assert!(datagen_cli(&records, 4, 300).0);
+    let head = dir.join("head.games");
+    let tail = dir.join("tail.games");
+    let games = |out, extra: &[&str]| {
+        datagen_with(
+            out,
+            &[&["--nodes", "300", "--format", "games"], extra].concat(),
+        )
+    };
+    assert!(games(&head, &["--slice", "0..1"]).0);
+    // A longer slice with the same start resumes the file.
+    let (ok, log) = games(&head, &["--slice", "0..2"]);
+    assert!(ok && log.contains("resuming at game 1"), "{log}");
+    let (ok, log) = games(&tail, &["--slice", "2..4"]);
+    assert!(ok, "{log}");
+    let unpacked = dir.join("unpacked.bin");
+    let (ok, log) = run_subcommand(
+        "unpack",
+        &[
+            &*head.to_string_lossy(),
+            &*tail.to_string_lossy(),
+            "--out",
+            &*unpacked.to_string_lossy(),
+        ],
+    );
+    assert!(ok, "{log}");
+    assert_eq!(
+        std::fs::read(&unpacked).unwrap(),
+        std::fs::read(&records).unwrap()
+    );
+    // The records file's run does not take game logs.
+    let (ok, log) = games(&records, &["--games", "6"]);
+    assert!(!ok && log.contains("made by another run"), "{log}");
+    // Not a game log: an error, not a panic.
+    let (ok, log) = run_subcommand(
+        "unpack",
+        &[
+            &*records.to_string_lossy(),
+            "--out",
+            &*unpacked.to_string_lossy(),
+        ],
+    );
+    assert!(!ok && log.contains("no game marker"), "{log}");
+    let (ok, log) = bughouse_cli(&dir.join("bug.games"), &["--format", "games"]);
+    assert!(!ok && log.contains("single-board"), "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn opening_nodes_are_part_of_the_settings() {
     let dir = std::env::temp_dir().join(format!("rukav-datagen-opening-{}", std::process::id()));

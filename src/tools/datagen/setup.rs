@@ -35,6 +35,18 @@ pub struct DatagenConfig {
     pub seed: u64,
     /// Simulated clocks of two-board (bughouse) games; unused otherwise.
     pub sim: SimClock,
+    /// What the run writes for each game.
+    pub format: DataFormat,
+}
+
+/// What a data-generation run writes for each game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DataFormat {
+    /// Its training records, 64 bytes each ([`crate::tools::record`]).
+    Records,
+    /// Its compact game log ([`crate::tools::gamelog`]), from which
+    /// `rukav unpack` rebuilds the same records.
+    Games,
 }
 
 /// The simulated time of a two-board game ([`bughouse`]): every seat's

@@ -3,7 +3,8 @@
 //! the bytes of one whole run.
 
 use super::*;
-use crate::tools::record::read_records;
+use crate::tools::gamelog::decode_all;
+use crate::tools::record::{read_records, RECORD_SIZE};
 
 fn config(first_game: u64, games: u64, threads: usize) -> DatagenConfig {
     DatagenConfig {
@@ -21,6 +22,7 @@ fn config(first_game: u64, games: u64, threads: usize) -> DatagenConfig {
         opening_nodes: OPENING_CHECK_NODES,
         seed: 11,
         sim: SimClock::default(),
+        format: DataFormat::Records,
     }
 }
 
@@ -29,12 +31,14 @@ fn generate(cfg: &DatagenConfig) -> (Vec<u8>, Vec<(u64, u64)>) {
     let mut out = Vec::new();
     let checkpoints = Mutex::new(Vec::new());
     let stop = AtomicBool::new(false);
-    let (games, positions) = run(cfg, &mut out, &stop, &|next, bytes| {
+    let (games, positions) = run(cfg, &mut out, &stop, &|next, bytes, _| {
         checkpoints.lock().unwrap().push((next, bytes))
     })
     .unwrap();
     assert_eq!(games, cfg.games - cfg.first_game);
-    assert_eq!(positions as usize * RECORD_SIZE, out.len());
+    if cfg.format == DataFormat::Records {
+        assert_eq!(positions as usize * RECORD_SIZE, out.len());
+    }
     (out, checkpoints.into_inner().unwrap())
 }
 
@@ -89,8 +93,12 @@ fn engine_made_openings_are_judged_playable() {
     let mut engine = Engine::new();
     engine.set_rules(cfg.rules);
     for index in 0..4 {
-        let pos = opening(&cfg, &mut Rng::for_index(cfg.seed, index), &mut engine)
+        let (mut pos, moves) = opening(&cfg, &mut Rng::for_index(cfg.seed, index), &mut engine)
             .expect("an opening within the limit");
+        assert!(moves.len() >= 8);
+        for m in moves {
+            pos.make_move(m);
+        }
         assert!(pos.fullmove_number() >= 5, "{}", pos.fen());
         let score = opening_score(&mut engine, pos, OPENING_CHECK_NODES);
         assert!(score.abs() <= 150, "{} scored {score}", pos.fen());
@@ -100,6 +108,41 @@ fn engine_made_openings_are_judged_playable() {
     assert!(opening(&cfg, &mut Rng::for_index(cfg.seed, 0), &mut engine).is_none());
     let (bytes, _) = generate(&DatagenConfig { games: 2, ..cfg });
     assert!(bytes.is_empty());
+}
+
+/// A run written as game logs unpacks to the bytes the same run writes as
+/// records, slices of it included, and costs far fewer bytes.
+#[test]
+fn game_logs_unpack_to_the_records_of_the_same_run() {
+    let (records, _) = generate(&config(0, 5, 2));
+    let mut games_cfg = config(0, 5, 2);
+    games_cfg.format = DataFormat::Games;
+    let (games, _) = generate(&games_cfg);
+    let head_cfg = DatagenConfig {
+        games: 2,
+        ..games_cfg.clone()
+    };
+    let tail_cfg = DatagenConfig {
+        first_game: 2,
+        ..games_cfg
+    };
+    let sliced = [generate(&head_cfg).0, generate(&tail_cfg).0].concat();
+    assert_eq!(sliced, games);
+    let logs = decode_all(&games).unwrap();
+    assert_eq!(logs.len(), 5);
+    let unpacked: Vec<u8> = logs
+        .iter()
+        .flat_map(|log| log.records())
+        .flat_map(|r| r.bytes)
+        .collect();
+    assert!(!records.is_empty());
+    assert_eq!(unpacked, records);
+    assert!(
+        games.len() * 4 < records.len(),
+        "{} vs {}",
+        games.len(),
+        records.len()
+    );
 }
 
 #[test]

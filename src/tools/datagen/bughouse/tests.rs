@@ -2,7 +2,7 @@
 //! split, legal positions with consistent team results, pockets fed by the
 //! other board, simulated time that runs forward.
 
-use super::super::{run, DatagenConfig, SimClock};
+use super::super::{run, DataFormat, DatagenConfig, SimClock};
 use super::*;
 use crate::tools::record::RECORD_SIZE;
 use rukav::bughouse::{opponent_in_check, Game, Team};
@@ -22,6 +22,7 @@ fn config(first_game: u64, games: u64, threads: usize) -> DatagenConfig {
         opening_nodes: super::super::setup::OPENING_CHECK_NODES,
         seed: 11,
         sim: SimClock::default(),
+        format: DataFormat::Records,
     }
 }
 
@@ -29,7 +30,7 @@ fn config(first_game: u64, games: u64, threads: usize) -> DatagenConfig {
 fn generate(cfg: &DatagenConfig) -> Vec<u8> {
     let mut out = Vec::new();
     let stop = AtomicBool::new(false);
-    let (games, positions) = run(cfg, &mut out, &stop, &|_, _| {}).unwrap();
+    let (games, positions) = run(cfg, &mut out, &stop, &|_, _, _| {}).unwrap();
     assert_eq!(games, cfg.games - cfg.first_game);
     assert_eq!(positions as usize * RECORD_SIZE, out.len());
     out

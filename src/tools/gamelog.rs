@@ -1,0 +1,430 @@
+//! Compact game logs: a self-play game as its opening and its moves with
+//! their search scores, from which the [`Record`]s of the game are rebuilt
+//! exactly (`rukav datagen --format games`, `rukav unpack`).
+//!
+//! A record file costs 64 bytes per position; a game log costs about 3
+//! bytes per ply before compression, so a run of millions of positions can
+//! be kept (and committed, and moved between machines) as game logs and
+//! unpacked into records where a trainer needs them.
+//!
+//! # Format
+//!
+//! A file is a plain sequence of games, so that slices of a run
+//! concatenate like record files. One game:
+//!
+//! | field | encoding |
+//! |---|---|
+//! | marker | one byte, `0xA7` |
+//! | variant | one byte (`Variant::id`) |
+//! | base | LEB128 length, then the FEN (ASCII) of the position the opening started from; length 0: the variant's start position |
+//! | opening | LEB128 count, then each move's LEB128 index in `Position::legal_moves()` (the random plies) |
+//! | result | one byte: 0 Black won, 1 draw, 2 White won |
+//! | plies | LEB128 count |
+//! | each ply | LEB128 index of the move played in `Position::legal_moves()`; then, if the ply can be a record (not in check, the move neither a capture nor a promotion), its search score, White's view, as a zigzag LEB128 difference from the last score written (0 before the first) |
+//!
+//! The score of a ply that cannot be a record is not kept (it reads back as
+//! 0): it would cost about a third of the file and no record needs it.
+//!
+//! The move played is the search's best move, so each ply's position, move
+//! and score are what a record of that ply holds; [`GameLog::records`]
+//! keeps the plies that data generation keeps (not in check, best move
+//! neither a capture nor a promotion, score within ±2000).
+
+use super::record::Record;
+use rukav::{Color, Move, Position, Variant};
+
+/// First byte of every game in a log file (a check against reading
+/// something else, or a file cut in the middle of a game).
+const GAME_MARKER: u8 = 0xA7;
+
+/// Scores beyond this (side to move's view) are not written as records.
+const RECORD_SCORE_LIMIT: i32 = 2000;
+
+/// One self-play game: where it started, what was played, what it ended as.
+#[derive(Clone, Debug)]
+pub struct GameLog {
+    /// The position the opening started from (a book position or the
+    /// variant's start position).
+    pub base: Position,
+    /// The opening's random plies from `base`; the engine played from the
+    /// position after them.
+    pub opening: Vec<Move>,
+    /// Result from White's view: 0 Black won, 1 draw, 2 White won.
+    pub result: u8,
+    /// Each ply's move (the search's best move) and search score (side to
+    /// move's view), in order from [`GameLog::start`].
+    pub plies: Vec<(Move, i32)>,
+}
+
+impl GameLog {
+    /// The training records of the game: the plies whose position is not
+    /// in check, whose best move is neither a capture nor a promotion and
+    /// whose score is within ±2000, each with the game's result.
+    pub fn records(&self) -> Vec<Record> {
+        let mut pos = self.start();
+        let mut records = Vec::new();
+        for &(best, score) in &self.plies {
+            if may_be_record(&pos, best) && score.abs() < RECORD_SCORE_LIMIT {
+                records.extend(Record::pack(&pos, score, best, self.result));
+            }
+            pos.make_move(best);
+        }
+        records
+    }
+
+    /// The position the engine started playing from: `base` after the
+    /// opening's moves.
+    pub fn start(&self) -> Position {
+        let mut pos = self.base;
+        for &m in &self.opening {
+            pos.make_move(m);
+        }
+        pos
+    }
+
+    /// Appends the game's encoding to `out`. Fails when a move is not legal
+    /// in its position (a log that could not be read back).
+    pub fn encode(&self, out: &mut Vec<u8>) -> Result<(), String> {
+        out.push(GAME_MARKER);
+        let rules = *self.base.rules();
+        out.push(self.base.variant().id());
+        let fen = self.base.fen();
+        if fen == Position::start_with(rules).fen() {
+            write_varint(out, 0);
+        } else {
+            write_varint(out, fen.len() as u64);
+            out.extend_from_slice(fen.as_bytes());
+        }
+        let mut pos = self.base;
+        write_varint(out, self.opening.len() as u64);
+        for &m in &self.opening {
+            write_varint(out, move_index(&pos, m)?);
+            pos.make_move(m);
+        }
+        out.push(self.result);
+        write_varint(out, self.plies.len() as u64);
+        let mut previous = 0i64;
+        for &(best, score) in &self.plies {
+            write_varint(out, move_index(&pos, best)?);
+            if may_be_record(&pos, best) {
+                let white = i64::from(score) * i64::from(pos.side_to_move().sign());
+                write_varint(out, zigzag(white - previous));
+                previous = white;
+            }
+            pos.make_move(best);
+        }
+        Ok(())
+    }
+
+    /// Reads one game from `bytes` at `*at`, moving `*at` past it.
+    pub fn decode(bytes: &[u8], at: &mut usize) -> Result<GameLog, String> {
+        let start_offset = *at;
+        let fail = |what: &str| format!("game at byte {start_offset}: {what}");
+        if read_byte(bytes, at)? != GAME_MARKER {
+            return Err(fail("no game marker (not a game log, or a damaged one)"));
+        }
+        let variant_id = read_byte(bytes, at)?;
+        let variant = Variant::from_id(variant_id)
+            .ok_or_else(|| fail(&format!("unknown variant {variant_id}")))?;
+        let fen_length = usize::try_from(read_varint(bytes, at)?).map_err(|_| fail("base"))?;
+        let base = if fen_length == 0 {
+            Position::start_with(variant.rules())
+        } else {
+            let fen_bytes = bytes
+                .get(*at..at.saturating_add(fen_length))
+                .ok_or_else(|| fail("cut in its base position"))?;
+            *at += fen_length;
+            let fen = std::str::from_utf8(fen_bytes).map_err(|_| fail("base not text"))?;
+            Position::from_fen(fen, variant.rules())
+                .map_err(|e| fail(&format!("base '{fen}': {e}")))?
+        };
+        let mut pos = base;
+        let opening_count = read_varint(bytes, at)?;
+        let mut opening = Vec::with_capacity(opening_count.min(256) as usize);
+        for ply in 0..opening_count {
+            let m =
+                read_move(&pos, bytes, at).map_err(|e| fail(&format!("opening ply {ply}: {e}")))?;
+            opening.push(m);
+            pos.make_move(m);
+        }
+        let result = read_byte(bytes, at)?;
+        if result > 2 {
+            return Err(fail(&format!("result {result}")));
+        }
+        let count = read_varint(bytes, at)?;
+        let mut plies = Vec::with_capacity(count.min(4096) as usize);
+        let mut previous = 0i64;
+        for ply in 0..count {
+            let best = read_move(&pos, bytes, at).map_err(|e| fail(&format!("ply {ply}: {e}")))?;
+            let mut score = 0;
+            if may_be_record(&pos, best) {
+                let white = previous.wrapping_add(unzigzag(read_varint(bytes, at)?));
+                previous = white;
+                let stm = if pos.side_to_move() == Color::White {
+                    white
+                } else {
+                    white.wrapping_neg()
+                };
+                score =
+                    i32::try_from(stm).map_err(|_| fail(&format!("ply {ply}: score {white}")))?;
+            }
+            plies.push((best, score));
+            pos.make_move(best);
+        }
+        Ok(GameLog {
+            base,
+            opening,
+            result,
+            plies,
+        })
+    }
+}
+
+/// Whether the ply of `best` in `pos` can be a training record: not in
+/// check, `best` neither a capture nor a promotion (the score decides the rest).
+fn may_be_record(pos: &Position, best: Move) -> bool {
+    !pos.in_check() && !pos.is_capture(best) && !best.is_promotion()
+}
+
+/// The index of `m` in the legal moves of `pos`.
+fn move_index(pos: &Position, m: Move) -> Result<u64, String> {
+    pos.legal_moves()
+        .iter()
+        .position(|legal| *legal == m)
+        .map(|i| i as u64)
+        .ok_or_else(|| format!("move {} is not legal in {}", m.0, pos.fen()))
+}
+
+/// Reads a move written by [`move_index`] for `pos`.
+fn read_move(pos: &Position, bytes: &[u8], at: &mut usize) -> Result<Move, String> {
+    let index = read_varint(bytes, at)?;
+    let moves = pos.legal_moves();
+    usize::try_from(index)
+        .ok()
+        .and_then(|i| moves.get(i).copied())
+        .ok_or_else(|| format!("move {index} of {}", moves.len()))
+}
+
+/// Reads every game of a log (`bytes` whole games; anything else is an error).
+pub fn decode_all(bytes: &[u8]) -> Result<Vec<GameLog>, String> {
+    let mut at = 0;
+    let mut games = Vec::new();
+    while at < bytes.len() {
+        games.push(GameLog::decode(bytes, &mut at)?);
+    }
+    Ok(games)
+}
+
+/// Maps a signed number to an unsigned one, small magnitudes to small numbers.
+fn zigzag(value: i64) -> u64 {
+    ((value << 1) ^ (value >> 63)) as u64
+}
+
+/// The inverse of [`zigzag`].
+fn unzigzag(value: u64) -> i64 {
+    ((value >> 1) as i64) ^ -((value & 1) as i64)
+}
+
+/// Appends `value` as LEB128: seven bits a byte, high bit set on all but the last.
+fn write_varint(out: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        out.push((value as u8 & 0x7f) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// Reads one byte at `*at`.
+fn read_byte(bytes: &[u8], at: &mut usize) -> Result<u8, String> {
+    let byte = *bytes
+        .get(*at)
+        .ok_or_else(|| format!("log cut at byte {}", *at))?;
+    *at += 1;
+    Ok(byte)
+}
+
+/// Reads a LEB128 number of at most 64 bits at `*at`.
+fn read_varint(bytes: &[u8], at: &mut usize) -> Result<u64, String> {
+    let mut value = 0u64;
+    for shift in (0..64).step_by(7) {
+        let byte = read_byte(bytes, at)?;
+        value |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return Ok(value);
+        }
+    }
+    Err(format!("number too long before byte {}", *at))
+}
+
+/// Command-line arguments of `rukav unpack`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct UnpackArgs {
+    /// Game logs (`datagen --format games`) to read, in order; `-` reads
+    /// standard input (e.g. `xz -dc zh8-*.games.xz | rukav unpack -`).
+    #[arg(required = true)]
+    pub inputs: Vec<std::path::PathBuf>,
+    /// The record file to write (replaced if it exists).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+}
+
+/// `rukav unpack`: rebuilds the record file that `datagen` would have
+/// written from the game logs of the same run.
+pub fn main(args: UnpackArgs) -> Result<(), String> {
+    use std::io::{Read, Write};
+    let file =
+        std::fs::File::create(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let mut writer = std::io::BufWriter::new(file);
+    let (mut games, mut positions) = (0u64, 0u64);
+    for input in &args.inputs {
+        let mut bytes = Vec::new();
+        let read = if input.as_os_str() == "-" {
+            std::io::stdin().read_to_end(&mut bytes)
+        } else {
+            std::fs::File::open(input).and_then(|mut f| f.read_to_end(&mut bytes))
+        };
+        read.map_err(|e| format!("{}: {e}", input.display()))?;
+        let logs = decode_all(&bytes).map_err(|e| format!("{}: {e}", input.display()))?;
+        for log in &logs {
+            for record in log.records() {
+                writer
+                    .write_all(&record.bytes)
+                    .map_err(|e| format!("{}: {e}", args.out.display()))?;
+                positions += 1;
+            }
+        }
+        games += logs.len() as u64;
+    }
+    writer
+        .flush()
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    println!(
+        "{games} games, {positions} positions written to {}",
+        args.out.display()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A short crazyhouse game with a drop, a capture and a check, after
+    /// an opening of two plies from `base`.
+    fn sample_from(base: Position) -> GameLog {
+        let mut pos = base;
+        let mut opening = Vec::new();
+        for uci in ["h2h3", "h7h6"] {
+            let m = pos.parse_uci_move(uci).expect("legal in the sample");
+            opening.push(m);
+            pos.make_move(m);
+        }
+        let mut plies = Vec::new();
+        for (i, uci) in ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5e5", "P@e4"]
+            .iter()
+            .enumerate()
+        {
+            let m = pos.parse_uci_move(uci).expect("legal in the sample");
+            plies.push((m, [15, -40, 300, -2500, 70, -64000, 1999][i]));
+            pos.make_move(m);
+        }
+        GameLog {
+            base,
+            opening,
+            result: 2,
+            plies,
+        }
+    }
+
+    fn sample() -> GameLog {
+        sample_from(Position::start_with(Variant::Crazyhouse.rules()))
+    }
+
+    #[test]
+    fn a_game_reads_back_as_written() {
+        let book = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 4 3";
+        let games = [
+            sample(),
+            sample_from(Position::from_fen(book, Variant::Crazyhouse.rules()).unwrap()),
+        ];
+        let mut bytes = Vec::new();
+        for game in &games {
+            game.encode(&mut bytes).unwrap();
+        }
+        let back = decode_all(&bytes).unwrap();
+        assert_eq!(back.len(), 2);
+        for (log, game) in back.iter().zip(&games) {
+            assert_eq!(log.base.fen(), game.base.fen());
+            assert_eq!(log.opening, game.opening);
+            assert_eq!(log.start().fen(), game.start().fen());
+            assert_eq!(log.result, game.result);
+            // The moves come back; the scores of the plies that cannot be
+            // records (the two captures, the check) come back as 0.
+            let moves: Vec<Move> = game.plies.iter().map(|p| p.0).collect();
+            assert_eq!(log.plies.iter().map(|p| p.0).collect::<Vec<_>>(), moves);
+            let scores: Vec<i32> = log.plies.iter().map(|p| p.1).collect();
+            assert_eq!(scores, vec![15, -40, 0, 0, 70, -64000, 0]);
+            let records =
+                |g: &GameLog| -> Vec<[u8; 64]> { g.records().iter().map(|r| r.bytes).collect() };
+            assert_eq!(records(log), records(game));
+        }
+        assert_eq!(back[1].start().fullmove_number(), 4);
+    }
+
+    #[test]
+    fn records_keep_the_quiet_plies_within_the_score_limit() {
+        let records = sample().records();
+        // e2e4, d7d5 (quiet), e4d5 capture, d8d5 capture, b1c3 quiet,
+        // d5e5 check, P@e4 blocks... the check: in check, not kept.
+        let scores: Vec<i32> = records.iter().map(|r| r.score_white()).collect();
+        assert_eq!(scores, vec![15, 40, 70]);
+        assert!(records.iter().all(|r| r.result_white() == 1.0));
+    }
+
+    #[test]
+    fn damaged_logs_are_errors_not_panics() {
+        let mut bytes = Vec::new();
+        sample().encode(&mut bytes).unwrap();
+        for cut in 0..bytes.len() {
+            assert!(
+                decode_all(&bytes[..cut]).is_err() || cut == 0,
+                "cut at {cut}"
+            );
+        }
+        let mut other = bytes.clone();
+        other[0] = 0;
+        assert!(decode_all(&other).is_err());
+        // marker, variant, empty base, two opening moves, result, ply
+        // count: then the first ply's move index.
+        assert_eq!(&bytes[..3], &[GAME_MARKER, Variant::Crazyhouse.id(), 0]);
+        let mut bad_move = bytes.clone();
+        bad_move[8] = 0x7f;
+        assert!(decode_all(&bad_move).is_err());
+        assert!(decode_all(&[
+            GAME_MARKER,
+            1,
+            0xff,
+            0xff,
+            0xff,
+            0xff,
+            0xff,
+            0xff,
+            0xff,
+            0xff,
+            0xff,
+            0xff
+        ])
+        .is_err());
+    }
+
+    #[test]
+    fn varints_and_zigzag_round_trip() {
+        for value in [0i64, 1, -1, 63, -64, 64, 1 << 40, i64::MAX, i64::MIN] {
+            let mut out = Vec::new();
+            write_varint(&mut out, zigzag(value));
+            let mut at = 0;
+            assert_eq!(unzigzag(read_varint(&out, &mut at).unwrap()), value);
+            assert_eq!(at, out.len());
+        }
+    }
+}
