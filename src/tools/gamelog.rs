@@ -83,11 +83,16 @@ impl GameLog {
     }
 
     /// Appends the game's encoding to `out`. Fails when a move is not legal
-    /// in its position (a log that could not be read back).
+    /// in its position or the rules are not the variant's defaults (a log
+    /// holds the variant only, so either could not be read back).
     pub fn encode(&self, out: &mut Vec<u8>) -> Result<(), String> {
-        out.push(GAME_MARKER);
         let rules = *self.base.rules();
-        out.push(self.base.variant().id());
+        let variant = self.base.variant();
+        if rules != variant.rules() {
+            return Err(format!("a game log holds {variant}'s default rules only"));
+        }
+        out.push(GAME_MARKER);
+        out.push(variant.id());
         let fen = self.base.fen();
         if fen == Position::start_with(rules).fen() {
             write_varint(out, 0);
@@ -256,11 +261,24 @@ fn read_varint(bytes: &[u8], at: &mut usize) -> Result<u64, String> {
     Err(format!("number too long before byte {}", *at))
 }
 
+/// The largest game log `rukav unpack` inflates from one zlib file.
+const MAX_INFLATED_BYTES: usize = 1 << 32;
+
+/// The game log in `bytes`: as it is, or inflated when it is zlib data
+/// (a log starts with [`GAME_MARKER`], a zlib stream with 0x78).
+pub fn inflate_if_compressed(bytes: Vec<u8>) -> Result<Vec<u8>, String> {
+    if bytes.first() != Some(&0x78) {
+        return Ok(bytes);
+    }
+    miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&bytes, MAX_INFLATED_BYTES)
+        .map_err(|e| format!("not a game log, and not zlib data that inflates: {e:?}"))
+}
+
 /// Command-line arguments of `rukav unpack`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct UnpackArgs {
-    /// Game logs (`datagen --format games`) to read, in order; `-` reads
-    /// standard input (e.g. `xz -dc zh8-*.games.xz | rukav unpack -`).
+    /// Game logs (`datagen --format games`) to read, in order, plain or
+    /// zlib-compressed (`nets/data/*.games.z`); `-` reads standard input.
     #[arg(required = true)]
     pub inputs: Vec<std::path::PathBuf>,
     /// The record file to write (replaced if it exists).
@@ -284,6 +302,8 @@ pub fn main(args: UnpackArgs) -> Result<(), String> {
             std::fs::File::open(input).and_then(|mut f| f.read_to_end(&mut bytes))
         };
         read.map_err(|e| format!("{}: {e}", input.display()))?;
+        let bytes =
+            inflate_if_compressed(bytes).map_err(|e| format!("{}: {e}", input.display()))?;
         let logs = decode_all(&bytes).map_err(|e| format!("{}: {e}", input.display()))?;
         for log in &logs {
             for record in log.records() {
@@ -415,6 +435,60 @@ mod tests {
             0xff
         ])
         .is_err());
+    }
+
+    /// Every game log committed under `nets/data/` reads back whole, with
+    /// the games and positions its `.sums` file lists (the SHA-256 of the
+    /// unpacked records is for `sha256sum` after `rukav unpack`).
+    #[test]
+    fn committed_game_logs_decode_to_their_listed_counts() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/data");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return; // no committed data
+        };
+        let mut listed = std::collections::BTreeMap::new();
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "sums") {
+                for line in std::fs::read_to_string(&path).unwrap().lines() {
+                    let fields: Vec<&str> = line.split_whitespace().collect();
+                    if fields.is_empty() || fields[0].starts_with('#') {
+                        continue;
+                    }
+                    assert_eq!(fields.len(), 4, "{}: {line}", path.display());
+                    let games: usize = fields[1].parse().unwrap();
+                    let positions: usize = fields[2].parse().unwrap();
+                    listed.insert(fields[0].to_string(), (games, positions));
+                }
+            }
+        }
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !name.ends_with(".games.z") {
+                continue;
+            }
+            let (games, positions) = *listed
+                .get(&name)
+                .unwrap_or_else(|| panic!("{name} is not in a .sums file"));
+            let bytes = inflate_if_compressed(std::fs::read(entry.path()).unwrap()).unwrap();
+            let logs = decode_all(&bytes).unwrap();
+            assert_eq!(logs.len(), games, "{name}");
+            let records: usize = logs.iter().map(|log| log.records().len()).sum();
+            assert_eq!(records, positions, "{name}");
+            seen += 1;
+        }
+        assert_eq!(seen, listed.len(), "a listed file is missing");
+    }
+
+    #[test]
+    fn compressed_logs_inflate() {
+        let mut bytes = Vec::new();
+        sample().encode(&mut bytes).unwrap();
+        let packed = miniz_oxide::deflate::compress_to_vec_zlib(&bytes, 9);
+        assert_eq!(inflate_if_compressed(packed.clone()).unwrap(), bytes);
+        assert_eq!(inflate_if_compressed(bytes.clone()).unwrap(), bytes);
+        assert!(inflate_if_compressed(packed[..packed.len() / 2].to_vec()).is_err());
     }
 
     #[test]
