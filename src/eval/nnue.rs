@@ -1338,8 +1338,8 @@ static EMBEDDED_FILES: &[(&str, &[u8])] = &[
         include_bytes!(env!("RUKAV_EVALFILE")),
     ),
     (
-        "rukav-zh-c59f5781a2f9.nnue",
-        include_bytes!("../../nets/rukav-zh-c59f5781a2f9.nnue"),
+        "rukav-zh-b08728f540be.nnue",
+        include_bytes!("../../nets/rukav-zh-b08728f540be.nnue"),
     ),
     (
         "rukav-bug-d4a20cde1fda.nnue",
