@@ -7,6 +7,7 @@
 
 use super::gamelog::GameLog;
 use super::progress::Progress;
+use super::record::Record;
 use rukav::engine::Engine;
 use rukav::rng::Rng;
 use rukav::search::{Limits, MATE_BOUND};
@@ -61,14 +62,16 @@ fn opening(
 /// Plays one self-play game; `None` when no acceptable opening was found.
 fn play_game(cfg: &DatagenConfig, rng: &mut Rng, engine: &mut Engine) -> Option<GameLog> {
     let (base, opening) = opening(cfg, rng, engine)?;
-    let mut start = base;
-    for &m in &opening {
-        start.make_move(m);
-    }
+    let mut log = GameLog {
+        base,
+        opening,
+        result: 1,
+        plies: Vec::new(),
+    };
+    let start = log.start();
     engine.new_game();
     engine.set_position(start, Vec::new());
     let mut keys = vec![start.key()];
-    let mut plies: Vec<(Move, i32)> = Vec::new();
     let mut winning_streak = 0i32;
     let result: u8;
     loop {
@@ -133,16 +136,20 @@ fn play_game(cfg: &DatagenConfig, rng: &mut Rng, engine: &mut Engine) -> Option<
         } else {
             winning_streak = 0;
         }
-        plies.push((r.best, r.score));
+        log.plies.push((r.best, r.score));
         engine.play(r.best);
         keys.push(engine.position().key());
     }
-    Some(GameLog {
-        base,
-        opening,
-        result,
-        plies,
-    })
+    log.result = result;
+    Some(log)
+}
+
+/// The bytes of a game's records, and how many records that is.
+fn record_bytes(records: &[Record]) -> (Vec<u8>, u64) {
+    (
+        records.iter().flat_map(|r| r.bytes).collect(),
+        records.len() as u64,
+    )
 }
 
 /// What one game writes in the run's format, and how many positions
@@ -151,17 +158,15 @@ fn game_bytes(format: DataFormat, log: Option<GameLog>) -> std::io::Result<(Vec<
     let Some(log) = log else {
         return Ok((Vec::new(), 0));
     };
-    let records = log.records();
-    let positions = records.len() as u64;
-    let bytes = match format {
-        DataFormat::Records => records.iter().flat_map(|r| r.bytes).collect(),
+    let (record_bytes, positions) = record_bytes(&log.records());
+    match format {
+        DataFormat::Records => Ok((record_bytes, positions)),
         DataFormat::Games => {
             let mut bytes = Vec::new();
             log.encode(&mut bytes).map_err(std::io::Error::other)?;
-            bytes
+            Ok((bytes, positions))
         }
-    };
-    Ok((bytes, positions))
+    }
 }
 
 /// Games finished out of order, held until every game before them is written.
@@ -229,9 +234,11 @@ pub fn run(
                     let mut rng = Rng::for_index(cfg.seed, index);
                     let game = if cfg.rules.two_boards {
                         // Two-board games have records only (main refuses games).
-                        let records = bughouse::play_game(cfg, &mut rng, &mut engines);
-                        let positions = records.len() as u64;
-                        Ok((records.iter().flat_map(|r| r.bytes).collect(), positions))
+                        Ok(record_bytes(&bughouse::play_game(
+                            cfg,
+                            &mut rng,
+                            &mut engines,
+                        )))
                     } else {
                         game_bytes(cfg.format, play_game(cfg, &mut rng, &mut engines[0]))
                     };

@@ -30,15 +30,12 @@
 //! keeps the plies that data generation keeps (not in check, best move
 //! neither a capture nor a promotion, score within ±2000).
 
-use super::record::Record;
+use super::record::{is_record_ply, quiet_ply, Record};
 use rukav::{Color, Move, Position, Variant};
 
 /// First byte of every game in a log file (a check against reading
 /// something else, or a file cut in the middle of a game).
 const GAME_MARKER: u8 = 0xA7;
-
-/// Scores beyond this (side to move's view) are not written as records.
-const RECORD_SCORE_LIMIT: i32 = 2000;
 
 /// One self-play game: where it started, what was played, what it ended as.
 #[derive(Clone, Debug)]
@@ -64,7 +61,7 @@ impl GameLog {
         let mut pos = self.start();
         let mut records = Vec::new();
         for &(best, score) in &self.plies {
-            if may_be_record(&pos, best) && score.abs() < RECORD_SCORE_LIMIT {
+            if is_record_ply(&pos, best, score) {
                 records.extend(Record::pack(&pos, score, best, self.result));
             }
             pos.make_move(best);
@@ -111,7 +108,7 @@ impl GameLog {
         let mut previous = 0i64;
         for &(best, score) in &self.plies {
             write_varint(out, move_index(&pos, best)?);
-            if may_be_record(&pos, best) {
+            if quiet_ply(&pos, best) {
                 let white = i64::from(score) * i64::from(pos.side_to_move().sign());
                 write_varint(out, zigzag(white - previous));
                 previous = white;
@@ -162,7 +159,7 @@ impl GameLog {
         for ply in 0..count {
             let best = read_move(&pos, bytes, at).map_err(|e| fail(&format!("ply {ply}: {e}")))?;
             let mut score = 0;
-            if may_be_record(&pos, best) {
+            if quiet_ply(&pos, best) {
                 let white = previous.wrapping_add(unzigzag(read_varint(bytes, at)?));
                 previous = white;
                 let stm = if pos.side_to_move() == Color::White {
@@ -183,12 +180,6 @@ impl GameLog {
             plies,
         })
     }
-}
-
-/// Whether the ply of `best` in `pos` can be a training record: not in
-/// check, `best` neither a capture nor a promotion (the score decides the rest).
-fn may_be_record(pos: &Position, best: Move) -> bool {
-    !pos.in_check() && !pos.is_capture(best) && !best.is_promotion()
 }
 
 /// The index of `m` in the legal moves of `pos`.
@@ -443,9 +434,7 @@ mod tests {
     #[test]
     fn committed_game_logs_decode_to_their_listed_counts() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/data");
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            return; // no committed data
-        };
+        let entries = std::fs::read_dir(&dir).expect("nets/data holds the committed runs");
         let mut listed = std::collections::BTreeMap::new();
         for entry in entries.flatten() {
             let path = entry.path();
@@ -478,6 +467,7 @@ mod tests {
             assert_eq!(records, positions, "{name}");
             seen += 1;
         }
+        assert!(seen > 0, "no committed game log was read");
         assert_eq!(seen, listed.len(), "a listed file is missing");
     }
 

@@ -29,6 +29,22 @@ use rukav::{Bitboard, Color, Move, Piece, PieceType, Position, Rules, Square, Va
 /// Size of one record in bytes.
 pub const RECORD_SIZE: usize = 64;
 
+/// Positions scored this far from 0 (either side, centipawns) are not
+/// written as records.
+pub const RECORD_SCORE_LIMIT: i32 = 2000;
+
+/// Whether the ply of `best` in `pos` can be a training record whatever its
+/// score: not in check, `best` neither a capture nor a promotion.
+pub fn quiet_ply(pos: &Position, best: Move) -> bool {
+    !pos.in_check() && !pos.is_capture(best) && !best.is_promotion()
+}
+
+/// Whether data generation writes the ply of `best` in `pos`, searched to
+/// `score` (either view), as a record: a quiet ply within the score limit.
+pub fn is_record_ply(pos: &Position, best: Move, score: i32) -> bool {
+    quiet_ply(pos, best) && score.abs() < RECORD_SCORE_LIMIT
+}
+
 /// One training position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record {

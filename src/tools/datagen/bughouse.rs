@@ -57,7 +57,7 @@
 //! their moves were played, both boards interleaved.
 
 use super::setup::{opening_score, DatagenConfig, SimClock, OPENING_TRIES};
-use crate::tools::record::Record;
+use crate::tools::record::{is_record_ply, Record};
 use rukav::bughouse::{team_of, Game, Settings, TimeControl};
 use rukav::engine::Engine;
 use rukav::rng::Rng;
@@ -237,8 +237,7 @@ pub fn play(cfg: &DatagenConfig, rng: &mut Rng, engines: &mut [Engine]) -> Optio
             break;
         }
         let pos = p.pos;
-        let quiet = !pos.in_check() && !pos.is_capture(best) && !best.is_promotion();
-        if quiet && p.result.score.abs() < 2000 {
+        if is_record_ply(&pos, best, p.result.score) {
             kept.push((board, pos, p.result.score, best));
         }
         if game.play(board, best, now).is_err() {
