@@ -73,9 +73,17 @@ pub struct TrainArgs {
     /// Weight of the search score in the target (the rest is the game result).
     #[arg(long, default_value_t = 0.7)]
     pub lambda: f32,
-    /// Share of the positions held out for the validation loss.
+    /// Share of the positions held out for the validation loss (ignored
+    /// with `--validation-data`).
     #[arg(long, default_value_t = 0.02)]
     pub validation: f64,
+    /// Files of positions for the validation loss instead of a share of
+    /// `--data`: positions of other games. A random share of `--data`
+    /// shares games with the training positions (the same result, the
+    /// neighbouring plies), so its loss rewards remembering games and
+    /// favours the larger networks; another slice of the run does not.
+    #[arg(long, num_args = 1..)]
+    pub validation_data: Vec<PathBuf>,
     /// Random seed (initial weights, shuffling, validation split).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -124,22 +132,21 @@ fn mirror_feature(f: u16) -> u16 {
     }
 }
 
+/// Appends the positions of `variant` in the record files `paths` to `s`
+/// and returns how many records were skipped (another variant, or a
+/// record that does not unpack).
 fn load(
+    s: &mut Samples,
+    paths: &[PathBuf],
     args: &TrainArgs,
-    variant: Variant,
     buckets: usize,
     king_buckets: KingBuckets,
-) -> Result<Samples, String> {
+) -> Result<usize, String> {
+    let variant = args.variant;
     let rules = variant.rules();
-    let mut s = Samples {
-        copies: if args.mirror { 2 } else { 1 },
-        features: Vec::new(),
-        index: Vec::new(),
-        targets: Vec::new(),
-    };
     let mut scratch = Vec::with_capacity(96);
     let mut skipped = 0usize;
-    for path in &args.data {
+    for path in paths {
         let records = read_records(path).map_err(|e| format!("{}: {e}", path.display()))?;
         for r in records {
             if r.variant() != Some(variant) {
@@ -184,15 +191,7 @@ fn load(
             }
         }
     }
-    eprintln!(
-        "train: {} positions of {} ({skipped} skipped)",
-        s.targets.len(),
-        variant.name()
-    );
-    if s.targets.is_empty() {
-        return Err("no training positions".into());
-    }
-    Ok(s)
+    Ok(skipped)
 }
 
 /// Trains a network and returns it quantised.
@@ -257,21 +256,58 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
     if !(1..=MAX_BUCKETS).contains(&buckets) {
         return Err(format!("--buckets {buckets}: 1..={MAX_BUCKETS}"));
     }
-    let samples = load(args, variant, buckets, king_buckets)?;
+    let copies = if args.mirror { 2 } else { 1 };
+    // Samples per record: 2 with `--mirror` (the record, then its mirror
+    // image), else 1.
+    let mut samples = Samples {
+        features: Vec::new(),
+        index: Vec::new(),
+        targets: Vec::new(),
+    };
+    let skipped = load(&mut samples, &args.data, args, buckets, king_buckets)?;
+    let data_records = samples.targets.len() / copies;
+    eprintln!(
+        "train: {data_records} positions of {} ({skipped} skipped)",
+        variant.name()
+    );
+    if !args.validation_data.is_empty() {
+        let skipped = load(
+            &mut samples,
+            &args.validation_data,
+            args,
+            buckets,
+            king_buckets,
+        )?;
+        eprintln!(
+            "train: {} validation positions ({skipped} skipped)",
+            samples.targets.len() / copies - data_records
+        );
+    }
+    if data_records == 0 {
+        return Err("no training positions".into());
+    }
     let mut rng = Rng(args.seed ^ 0x9e37_79b9_7f4a_7c15);
     // The split is by record, so that a position and its mirror image
     // fall on the same side of it.
-    let copies = samples.copies;
-    let mut order: Vec<usize> = (0..samples.targets.len() / copies).collect();
+    let mut order: Vec<usize> = (0..data_records).collect();
     shuffle(&mut order, &mut rng);
-    let n_valid = ((order.len() as f64 * args.validation) as usize).min(order.len() / 2);
+    let n_valid = if args.validation_data.is_empty() {
+        ((order.len() as f64 * args.validation) as usize).min(order.len() / 2)
+    } else {
+        0
+    };
     let samples_of = |records: &[usize]| -> Vec<usize> {
         records
             .iter()
             .flat_map(|&r| (0..copies).map(move |c| r * copies + c))
             .collect()
     };
-    let valid: Vec<usize> = samples_of(&order[..n_valid]);
+    let held_out: Vec<usize> = (data_records..samples.targets.len() / copies).collect();
+    let valid: Vec<usize> = samples_of(if n_valid > 0 {
+        &order[..n_valid]
+    } else {
+        &held_out
+    });
     let mut train_ids: Vec<usize> = samples_of(&order[n_valid..]);
 
     let shape = Shape {
@@ -289,6 +325,17 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
     let mut gradient = Params::zeros(shape);
     let mut work = Work::default();
     let batch = args.batch.max(1);
+    let validation_loss = |p: &Params, work: &mut Work| {
+        model::loss(p, shape, &samples, &valid, batch, work) / valid.len().max(1) as f64
+    };
+    if !valid.is_empty() {
+        // The starting point's loss: with `--init`, how well the network
+        // fits this data before any step (`--epochs 0` compares networks).
+        eprintln!(
+            "before training: validation loss {:.6}",
+            validation_loss(&p, &mut work)
+        );
+    }
     let mut progress = Progress::new("epochs", 0, args.epochs as u64);
     for epoch in 0..args.epochs {
         shuffle(&mut train_ids, &mut rng);
@@ -302,8 +349,7 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
             train_loss += model::batch_gradient(&p, shape, &samples, ids, &mut gradient, &mut work);
             opt.step(shape, &mut p, &gradient, lr, 1.0 / ids.len() as f32);
         }
-        let v =
-            model::loss(&p, shape, &samples, &valid, batch, &mut work) / valid.len().max(1) as f64;
+        let v = validation_loss(&p, &mut work);
         let line = format!(
             "epoch {:>3}/{}: train loss {:.6}  validation loss {:.6}  lr {lr}",
             epoch + 1,
@@ -315,14 +361,7 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
         progress.update(epoch as u64 + 1, &format!("validation loss {v:.6}"));
     }
     progress.finish();
-    quantise(
-        &p,
-        shape,
-        king_buckets,
-        variant,
-        args,
-        samples.targets.len() / samples.copies,
-    )
+    quantise(&p, shape, king_buckets, variant, args, data_records)
 }
 
 /// A setting that an `--init` network fixes: the network's (`theirs`)

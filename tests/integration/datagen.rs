@@ -312,6 +312,69 @@ fn train_init_starts_from_a_network_and_relabels_it() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--validation-data`: the held-out file is read apart from `--data` and
+/// never trained on (the network is the one `--validation 0` writes from
+/// `--data` alone, byte for byte), its positions are counted, and the
+/// starting point's loss is printed before the first epoch.
+#[test]
+fn train_validation_data_is_held_out() {
+    let dir = std::env::temp_dir().join(format!("rukav-train-valid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (ok, log) = datagen_cli(&dir.join("train.bin"), 2, 300);
+    assert!(ok, "{log}");
+    let held_out = dir.join("held.bin");
+    let other_games = [
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--seed",
+        "5",
+        "--random-plies",
+        "6",
+    ];
+    let (ok, log) = run_datagen(&held_out, &other_games);
+    assert!(ok, "{log}");
+    let held_records = std::fs::metadata(&held_out).unwrap().len() / 64;
+    let common = [
+        "--data",
+        &path("train.bin"),
+        "--hidden",
+        "32",
+        "--epochs",
+        "2",
+        "--batch",
+        "16",
+    ];
+    let (with_held, alone) = (path("with-held.nnue"), path("alone.nnue"));
+    let held = path("held.bin");
+    let (ok, log) = run_train(
+        &[
+            &common[..],
+            &["--validation-data", &held, "--out", &with_held],
+        ]
+        .concat(),
+    );
+    assert!(ok, "{log}");
+    assert!(
+        log.contains(&format!("train: {held_records} validation positions")),
+        "{log}"
+    );
+    let before = log
+        .lines()
+        .find_map(|l| l.strip_prefix("before training: validation loss "))
+        .unwrap_or_else(|| panic!("no starting loss: {log}"));
+    assert!(before.trim().parse::<f64>().unwrap().is_finite(), "{log}");
+    let (ok, log) = run_train(&[&common[..], &["--validation", "0", "--out", &alone]].concat());
+    assert!(ok, "{log}");
+    assert!(
+        std::fs::read(&with_held).unwrap() == std::fs::read(&alone).unwrap(),
+        "the held-out positions changed the training"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// King buckets: a one-bucket network started into four buckets
 /// (`--init --king-buckets 4 --epochs 0`) evaluates every position as
 /// before (each bucket a copy), its file says four buckets, and a network

@@ -95,9 +95,6 @@ impl Shape {
 /// Training positions as feature rows (side to move's view, then the
 /// other side's, each already offset by its king bucket) and targets.
 pub(super) struct Samples {
-    /// Samples per record: 2 with `--mirror` (the record, then its mirror
-    /// image), else 1.
-    pub copies: usize,
     /// The feature rows of every sample, one after the other.
     pub features: Vec<u16>,
     /// Per sample: start in `features`, number of side-to-move features,
@@ -722,7 +719,6 @@ mod tests {
     fn samples(rows: usize) -> Samples {
         let mut rng = Rng(3);
         let mut s = Samples {
-            copies: 1,
             features: Vec::new(),
             index: Vec::new(),
             targets: Vec::new(),
