@@ -1338,8 +1338,8 @@ static EMBEDDED_FILES: &[(&str, &[u8])] = &[
         include_bytes!(env!("RUKAV_EVALFILE")),
     ),
     (
-        "rukav-zh-b08728f540be.nnue",
-        include_bytes!("../../nets/rukav-zh-b08728f540be.nnue"),
+        "rukav-zh-7a5fefc0a547.nnue",
+        include_bytes!("../../nets/rukav-zh-7a5fefc0a547.nnue"),
     ),
     (
         "rukav-bug-d4a20cde1fda.nnue",
