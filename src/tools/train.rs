@@ -132,7 +132,7 @@ fn mirror_feature(f: u16) -> u16 {
     }
 }
 
-/// Appends the positions of `variant` in the record files `paths` to `s`
+/// Appends the positions of `args.variant` in the record files `paths` to `s`
 /// and returns how many records were skipped (another variant, or a
 /// record that does not unpack).
 fn load(
@@ -256,9 +256,9 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
     if !(1..=MAX_BUCKETS).contains(&buckets) {
         return Err(format!("--buckets {buckets}: 1..={MAX_BUCKETS}"));
     }
-    let copies = if args.mirror { 2 } else { 1 };
     // Samples per record: 2 with `--mirror` (the record, then its mirror
     // image), else 1.
+    let copies = if args.mirror { 2 } else { 1 };
     let mut samples = Samples {
         features: Vec::new(),
         index: Vec::new(),
@@ -302,12 +302,12 @@ pub fn train(args: &TrainArgs) -> Result<Network, String> {
             .flat_map(|&r| (0..copies).map(move |c| r * copies + c))
             .collect()
     };
-    let held_out: Vec<usize> = (data_records..samples.targets.len() / copies).collect();
-    let valid: Vec<usize> = samples_of(if n_valid > 0 {
-        &order[..n_valid]
+    // The `--validation-data` samples follow those of `--data`.
+    let valid: Vec<usize> = if args.validation_data.is_empty() {
+        samples_of(&order[..n_valid])
     } else {
-        &held_out
-    });
+        (data_records * copies..samples.targets.len()).collect()
+    };
     let mut train_ids: Vec<usize> = samples_of(&order[n_valid..]);
 
     let shape = Shape {
