@@ -1338,8 +1338,8 @@ static EMBEDDED_FILES: &[(&str, &[u8])] = &[
         include_bytes!(env!("RUKAV_EVALFILE")),
     ),
     (
-        "rukav-zh-7a5fefc0a547.nnue",
-        include_bytes!("../../nets/rukav-zh-7a5fefc0a547.nnue"),
+        "rukav-zh-1b831f8ffad7.nnue",
+        include_bytes!("../../nets/rukav-zh-1b831f8ffad7.nnue"),
     ),
     (
         "rukav-bug-d4a20cde1fda.nnue",
