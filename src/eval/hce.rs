@@ -102,16 +102,16 @@ weight_groups! {
     HOLE = [4];
     /// Antichess liability per piece: P N B R Q K.
     ANTI = [62, 93, 89, 114, 141, -1];
-    /// Antichess mobility per square.
-    ANTI_MOBILITY = [32];
+    /// Antichess mobility per empty square a piece reaches: N B R Q K.
+    ANTI_MOBILITY = [34, 28, 32, 33, 38];
     /// Antichess: having a capture (hence owing one) is a liability; this
     /// weight is divided by one plus the number of those captures the
     /// opponent must answer by taking back.
-    ANTI_CAPTURE = [3186];
+    ANTI_CAPTURE = [3364];
     /// Antichess: per empty square a piece could move to where the opponent
     /// would have to take it (a forcing move), and again when we cover that
     /// square at most once (the exchange stops there).
-    ANTI_FORCE = [178, 174];
+    ANTI_FORCE = [170, 161];
 }
 
 /// The evaluation weights as one vector, so that the tuner can adjust them.
@@ -441,7 +441,8 @@ fn evaluate_antichess(pos: &Position, wt: &Weights, trace: Option<&mut Trace>) -
                 attacked_twice[ci] |= attacked[ci] & a;
                 attacked[ci] |= a;
                 if kind != PieceType::Pawn {
-                    mobility[ci] += (a & !occ).count() as i32;
+                    mobility[ci] +=
+                        (a & !occ).count() as i32 * v[w::ANTI_MOBILITY + kind.index() - 1];
                     if kind != PieceType::King {
                         quiet_targets[ci] |= a & !occ;
                     }
@@ -465,15 +466,14 @@ fn evaluate_antichess(pos: &Position, wt: &Weights, trace: Option<&mut Trace>) -
         force[us] = v[w::ANTI_FORCE] * forcing.count() as i32
             + v[w::ANTI_FORCE + 1] * (forcing & !attacked_twice[us]).count() as i32;
     }
-    let m = v[w::ANTI_MOBILITY];
     if let Some(t) = trace {
         t.terms.push(("material (liability)", -count[0], -count[1]));
-        t.terms.push(("mobility", mobility[0] * m, mobility[1] * m));
+        t.terms.push(("mobility", mobility[0], mobility[1]));
         t.terms.push(("owed captures", -capture[0], -capture[1]));
         t.terms.push(("forcing moves", force[0], force[1]));
     }
     let white =
-        -count[0] + count[1] + m * (mobility[0] - mobility[1]) - capture[0] + capture[1] + force[0]
+        -count[0] + count[1] + mobility[0] - mobility[1] - capture[0] + capture[1] + force[0]
             - force[1];
     white * stm.sign()
 }
@@ -488,7 +488,7 @@ mod tests {
         assert_eq!(w::CHESS_MG, 0);
         assert_eq!(w::ZH_HAND, 15);
         assert_eq!(w::ANTI, 50);
-        assert_eq!(w::COUNT, 60);
+        assert_eq!(w::COUNT, 64);
         let mut next = 0;
         for &(name, start, len) in WEIGHT_NAMES {
             assert_eq!(start, next, "{name}");

@@ -70,7 +70,7 @@ pub fn relevant_weights(rules: &Rules) -> Vec<usize> {
     let groups: &[(usize, usize)] = if rules.losers_win {
         &[
             (w::ANTI, 6),
-            (w::ANTI_MOBILITY, 1),
+            (w::ANTI_MOBILITY, 5),
             (w::ANTI_CAPTURE, 1),
             (w::ANTI_FORCE, 2),
         ]
