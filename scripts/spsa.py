@@ -29,6 +29,10 @@ nodes per move on engine-made crazyhouse openings:
     cargo build --release --features tune && cp target/release/rukav /tmp/rukav-tune
     python3 scripts/spsa.py --engine /tmp/rukav-tune --openings zh-openings.epd \\
         --iterations 4000 --nodes 5000 --concurrency 2 --state spsa-zh.json
+
+A weight new to the evaluation starts at 0, where the engine's step is the
+smallest (5) and a short run hardly moves it: give it a larger step and
+learning rate, for example `--step hce_anti_heavy=20 --r-end 0.01`.
 """
 import argparse
 import json
@@ -128,12 +132,36 @@ def play_game(white, black, board, nodes):
     return 0.5
 
 
+def override_steps(params, steps, r_end):
+    """`--step NAME=VALUE` and `--r-end VALUE` replace the engine's step and
+    R_end: a new weight that starts at 0 gets the smallest step (5), too
+    small to move it in a short run."""
+    by_name = {p["name"]: p for p in params}
+    for item in steps or []:
+        name, sep, value = item.partition("=")
+        if not sep or name not in by_name:
+            sys.exit(f"--step {item}: expected NAME=VALUE with NAME a tuned parameter")
+        try:
+            step = float(value)
+        except ValueError:
+            step = 0.0
+        if not (step > 0 and math.isfinite(step)):
+            sys.exit(f"--step {item}: the step must be a positive number")
+        by_name[name]["step"] = step
+    if r_end is not None:
+        if not (r_end > 0 and math.isfinite(r_end)):
+            sys.exit("--r-end must be positive")
+        for p in params:
+            p["r_end"] = r_end
+    return params
+
+
 class Spsa:
     """The tuner's state: parameters, theta, iteration count, generator."""
 
     def __init__(self, args):
         self.args = args
-        self.params = read_params(args.engine, args.params)
+        self.params = override_steps(read_params(args.engine, args.params), args.step, args.r_end)
         self.lock = threading.Lock()
         n = args.iterations
         self.big_a = 0.1 * n
@@ -244,6 +272,9 @@ def main():
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--hash", type=int, default=16)
     parser.add_argument("--params", nargs="*", help="tune only these (default: all)")
+    parser.add_argument("--step", action="append", metavar="NAME=VALUE",
+                        help="this parameter's SPSA step instead of the engine's (repeatable)")
+    parser.add_argument("--r-end", type=float, help="R_end for every tuned parameter (engine: 0.002)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--state", required=True, help="JSON state file (resumes)")
     args = parser.parse_args()
