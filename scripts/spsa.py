@@ -32,7 +32,8 @@ nodes per move on engine-made crazyhouse openings:
 
 A weight new to the evaluation starts at 0, where the engine's step is the
 smallest (5) and a short run hardly moves it: give it a larger step and
-learning rate, for example `--step hce_anti_heavy=20 --r-end 0.01`.
+learning rate, for example `--step hce_NEW=20 --r-end 0.01` (hce_NEW being
+the new weight's name in `ENGINE spsa-params`).
 """
 import argparse
 import json
@@ -150,7 +151,7 @@ def override_steps(params, steps, r_end):
         by_name[name]["step"] = step
     if r_end is not None:
         if not (r_end > 0 and math.isfinite(r_end)):
-            sys.exit("--r-end must be positive")
+            sys.exit("--r-end must be a positive number")
         for p in params:
             p["r_end"] = r_end
     return params
