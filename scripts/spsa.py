@@ -134,9 +134,8 @@ def play_game(white, black, board, nodes):
 
 
 def override_steps(params, steps, r_end):
-    """`--step NAME=VALUE` and `--r-end VALUE` replace the engine's step and
-    R_end: a new weight that starts at 0 gets the smallest step (5), too
-    small to move it in a short run."""
+    """Applies `--step NAME=VALUE` (repeatable) and `--r-end VALUE` to the
+    engine's steps and R_end."""
     by_name = {p["name"]: p for p in params}
     for item in steps or []:
         name, sep, value = item.partition("=")
@@ -145,7 +144,7 @@ def override_steps(params, steps, r_end):
         try:
             step = float(value)
         except ValueError:
-            step = 0.0
+            step = math.nan
         if not (step > 0 and math.isfinite(step)):
             sys.exit(f"--step {item}: the step must be a positive number")
         by_name[name]["step"] = step
@@ -178,10 +177,17 @@ class Spsa:
                 saved = json.load(f)
             if saved.get("iterations") != n or sorted(saved["theta"]) != sorted(self.theta):
                 sys.exit(f"{args.state} is from another run (iterations or parameters differ)")
+            # States written before --step and --r-end existed have no schedule.
+            if saved.get("schedule", self.schedule()) != self.schedule():
+                sys.exit(f"{args.state} is from another run (--step or --r-end differ)")
             self.theta = saved["theta"]
             self.finished = self.started = saved["finished"]
             self.rng.setstate(_tuple_state(saved["rng"]))
             print(f"resuming at iteration {self.finished}", flush=True)
+
+    def schedule(self):
+        """Each parameter's step and R_end: a resumed run must keep them."""
+        return {p["name"]: [p["step"], p["r_end"]] for p in self.params}
 
     def next_task(self):
         """The next iteration's perturbation, or None when all have started."""
@@ -215,7 +221,8 @@ class Spsa:
                 self.theta[name] = min(max(moved, p["min"]), p["max"])
             self.finished += 1
             state = {"iterations": self.args.iterations, "finished": self.finished,
-                     "theta": self.theta, "rng": self.rng.getstate()}
+                     "theta": self.theta, "schedule": self.schedule(),
+                     "rng": self.rng.getstate()}
             tmp = self.args.state + ".tmp"
             with open(tmp, "w", encoding="utf-8") as f:
                 json.dump(state, f)
