@@ -112,6 +112,16 @@ weight_groups! {
     /// would have to take it (a forcing move), and again when we cover that
     /// square at most once (the exchange stops there).
     ANTI_FORCE = [170, 161];
+    /// The four antichess groups above again, for the endgame (few pieces
+    /// left): the evaluation blends the two sets by the pieces on the board.
+    /// Antichess endgame liability per piece: P N B R Q K.
+    ANTI_EG = [76, 90, 117, 109, 151, 0];
+    /// Antichess endgame mobility per empty square: N B R Q K.
+    ANTI_MOBILITY_EG = [45, 26, 34, 23, 56];
+    /// Antichess endgame owed-capture liability.
+    ANTI_CAPTURE_EG = [3406];
+    /// Antichess endgame forcing squares (once, and again when covered once).
+    ANTI_FORCE_EG = [162, 160];
 }
 
 /// The evaluation weights as one vector, so that the tuner can adjust them.
@@ -424,8 +434,11 @@ fn evaluate_antichess(pos: &Position, wt: &Weights, trace: Option<&mut Trace>) -
     let v = &wt.0;
     let stm = pos.side_to_move();
     let occ = pos.occupied();
-    let mut count = [0i32; 2];
-    let mut mobility = [0i32; 2];
+    // Each term is summed twice, with the middlegame and the endgame
+    // weights ([mg, eg] per colour), and blended by the phase below.
+    let mut count = [[0i32; 2]; 2];
+    let mut mobility = [[0i32; 2]; 2];
+    let mut phase = 0i32;
     // Squares each side attacks, attacks twice, and could move a piece to
     // without capturing.
     let mut attacked = [Bitboard::EMPTY; 2];
@@ -435,14 +448,18 @@ fn evaluate_antichess(pos: &Position, wt: &Weights, trace: Option<&mut Trace>) -
         let ci = c.index();
         for kind in PieceType::ALL {
             let bb = pos.pieces(c, kind);
-            count[ci] += bb.count() as i32 * v[w::ANTI + kind.index()];
+            let n = bb.count() as i32;
+            count[ci][0] += n * v[w::ANTI + kind.index()];
+            count[ci][1] += n * v[w::ANTI_EG + kind.index()];
+            phase += n * ANTI_PHASE[kind.index()];
             for sq in bb {
                 let a = attacks::piece(kind, c, sq, occ);
                 attacked_twice[ci] |= attacked[ci] & a;
                 attacked[ci] |= a;
                 if kind != PieceType::Pawn {
-                    mobility[ci] +=
-                        (a & !occ).count() as i32 * v[w::ANTI_MOBILITY + kind.index() - 1];
+                    let reach = (a & !occ).count() as i32;
+                    mobility[ci][0] += reach * v[w::ANTI_MOBILITY + kind.index() - 1];
+                    mobility[ci][1] += reach * v[w::ANTI_MOBILITY_EG + kind.index() - 1];
                     if kind != PieceType::King {
                         quiet_targets[ci] |= a & !occ;
                     }
@@ -453,19 +470,32 @@ fn evaluate_antichess(pos: &Position, wt: &Weights, trace: Option<&mut Trace>) -
         let doubles = (pushes & Bitboard::relative_rank(c, 2)).forward(c) & !occ;
         quiet_targets[ci] |= pushes | doubles;
     }
-    let mut capture = [0i32; 2];
-    let mut force = [0i32; 2];
+    let mut capture = [[0i32; 2]; 2];
+    let mut force = [[0i32; 2]; 2];
     for c in Color::ALL {
         let (us, them) = (c.index(), c.flip().index());
         let captures = attacked[us] & pos.color_bb(c.flip());
         if captures.nonempty() {
             let retaken = (captures & attacked[them] & !attacked_twice[us]).count() as i32;
-            capture[us] = v[w::ANTI_CAPTURE] / (1 + retaken);
+            capture[us] = [
+                v[w::ANTI_CAPTURE] / (1 + retaken),
+                v[w::ANTI_CAPTURE_EG] / (1 + retaken),
+            ];
         }
         let forcing = quiet_targets[us] & attacked[them];
-        force[us] = v[w::ANTI_FORCE] * forcing.count() as i32
-            + v[w::ANTI_FORCE + 1] * (forcing & !attacked_twice[us]).count() as i32;
+        let (once, loose) = (
+            forcing.count() as i32,
+            (forcing & !attacked_twice[us]).count() as i32,
+        );
+        force[us] = [
+            v[w::ANTI_FORCE] * once + v[w::ANTI_FORCE + 1] * loose,
+            v[w::ANTI_FORCE_EG] * once + v[w::ANTI_FORCE_EG + 1] * loose,
+        ];
     }
+    // Middlegame share, 0 to ANTI_PHASE_SPAN.
+    let mg = (phase - ANTI_PHASE_EG).clamp(0, ANTI_PHASE_SPAN);
+    let blend = |x: [i32; 2]| (x[0] * mg + x[1] * (ANTI_PHASE_SPAN - mg)) / ANTI_PHASE_SPAN;
+    let [count, mobility, capture, force] = [count, mobility, capture, force].map(|t| t.map(blend));
     if let Some(t) = trace {
         t.terms.push(("material (liability)", -count[0], -count[1]));
         t.terms.push(("mobility", mobility[0], mobility[1]));
@@ -478,6 +508,17 @@ fn evaluate_antichess(pos: &Position, wt: &Weights, trace: Option<&mut Trace>) -
     white * stm.sign()
 }
 
+/// Antichess phase weight per piece (P N B R Q K), as in chess: the
+/// evaluation uses the middlegame weights alone at `ANTI_PHASE_EG +
+/// ANTI_PHASE_SPAN` (22, nearly all pieces) or more, the endgame weights
+/// alone at `ANTI_PHASE_EG` (6: a queen and a rook, or six minor pieces) or
+/// less, and a linear blend between.
+const ANTI_PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// See [`ANTI_PHASE`].
+const ANTI_PHASE_EG: i32 = 6;
+/// See [`ANTI_PHASE`].
+const ANTI_PHASE_SPAN: i32 = 16;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -488,7 +529,7 @@ mod tests {
         assert_eq!(w::CHESS_MG, 0);
         assert_eq!(w::ZH_HAND, 15);
         assert_eq!(w::ANTI, 50);
-        assert_eq!(w::COUNT, 64);
+        assert_eq!(w::COUNT, 78);
         let mut next = 0;
         for &(name, start, len) in WEIGHT_NAMES {
             assert_eq!(start, next, "{name}");
@@ -526,6 +567,33 @@ mod tests {
         let t = antichess_terms("nr6/8/8/8/8/8/8/R7 b - - 0 1");
         let (white, _) = term(&t, "owed captures");
         assert_eq!(white, -DEFAULT_WEIGHTS.0[w::ANTI_CAPTURE] / 2);
+    }
+
+    /// The antichess weights blend from the middlegame set (all pieces on
+    /// the board) to the endgame set (few pieces left).
+    #[test]
+    fn antichess_weights_taper_from_middlegame_to_endgame() {
+        let mut weights = DEFAULT_WEIGHTS.clone();
+        for kind in 0..6 {
+            weights.0[w::ANTI_EG + kind] = weights.0[w::ANTI + kind] + 100;
+        }
+        let material = |fen: &str, wt: &Weights| {
+            let pos = Position::from_fen(fen, crate::Variant::Antichess.rules()).expect("fen");
+            let mut t = Trace::default();
+            evaluate_impl(&pos, wt, Some(&mut t));
+            term(&t, "material (liability)")
+        };
+        // The start: the middlegame weights alone.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
+        assert_eq!(material(start, &weights), material(start, &DEFAULT_WEIGHTS));
+        // A rook, a knight and three pawns (phase 3): the endgame weights alone.
+        let ending = "8/p7/8/3n4/8/8/PP6/R7 w - - 0 1";
+        let (white, black) = material(ending, &DEFAULT_WEIGHTS);
+        assert_eq!(material(ending, &weights), (white - 300, black - 200));
+        // Phase 14 (two rooks, two queens, two minor pieces) is half way.
+        let half = "r2qk1n1/8/8/8/8/8/8/R2QK1N1 w - - 0 1";
+        let (white, black) = material(half, &DEFAULT_WEIGHTS);
+        assert_eq!(material(half, &weights), (white - 200, black - 200));
     }
 
     /// A quiet move onto a square the opponent attacks forces a capture.

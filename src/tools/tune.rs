@@ -73,6 +73,10 @@ pub fn relevant_weights(rules: &Rules) -> Vec<usize> {
             (w::ANTI_MOBILITY, 5),
             (w::ANTI_CAPTURE, 1),
             (w::ANTI_FORCE, 2),
+            (w::ANTI_EG, 6),
+            (w::ANTI_MOBILITY_EG, 5),
+            (w::ANTI_CAPTURE_EG, 1),
+            (w::ANTI_FORCE_EG, 2),
         ]
     } else if rules.drops {
         &[
