@@ -557,24 +557,29 @@ mod tests {
     #[test]
     fn antichess_owed_captures_cost_the_side_that_can_take() {
         // White's rook on a1 attacks the knight on a8; nothing else touches.
+        // So few pieces: the endgame weight alone.
         let t = antichess_terms("n7/8/8/8/8/8/8/R7 b - - 0 1");
         assert_eq!(
             term(&t, "owed captures"),
-            (-DEFAULT_WEIGHTS.0[w::ANTI_CAPTURE], 0)
+            (-DEFAULT_WEIGHTS.0[w::ANTI_CAPTURE_EG], 0)
         );
         // The knight on a8 is defended by the rook on b8: the capture is
         // taken back, so the debt is halved.
         let t = antichess_terms("nr6/8/8/8/8/8/8/R7 b - - 0 1");
         let (white, _) = term(&t, "owed captures");
-        assert_eq!(white, -DEFAULT_WEIGHTS.0[w::ANTI_CAPTURE] / 2);
+        assert_eq!(white, -DEFAULT_WEIGHTS.0[w::ANTI_CAPTURE_EG] / 2);
     }
 
     /// The antichess weights blend from the middlegame set (all pieces on
     /// the board) to the endgame set (few pieces left).
     #[test]
     fn antichess_weights_taper_from_middlegame_to_endgame() {
+        // Two weight sets that differ only in the endgame piece values:
+        // equal to the middlegame ones, and 100 more.
+        let mut flat = DEFAULT_WEIGHTS.clone();
         let mut weights = DEFAULT_WEIGHTS.clone();
         for kind in 0..6 {
+            flat.0[w::ANTI_EG + kind] = flat.0[w::ANTI + kind];
             weights.0[w::ANTI_EG + kind] = weights.0[w::ANTI + kind] + 100;
         }
         let material = |fen: &str, wt: &Weights| {
@@ -585,14 +590,14 @@ mod tests {
         };
         // The start: the middlegame weights alone.
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
-        assert_eq!(material(start, &weights), material(start, &DEFAULT_WEIGHTS));
+        assert_eq!(material(start, &weights), material(start, &flat));
         // A rook, a knight and three pawns (phase 3): the endgame weights alone.
         let ending = "8/p7/8/3n4/8/8/PP6/R7 w - - 0 1";
-        let (white, black) = material(ending, &DEFAULT_WEIGHTS);
+        let (white, black) = material(ending, &flat);
         assert_eq!(material(ending, &weights), (white - 300, black - 200));
         // Phase 14 (two rooks, two queens, two minor pieces) is half way.
         let half = "r2qk1n1/8/8/8/8/8/8/R2QK1N1 w - - 0 1";
-        let (white, black) = material(half, &DEFAULT_WEIGHTS);
+        let (white, black) = material(half, &flat);
         assert_eq!(material(half, &weights), (white - 200, black - 200));
     }
 
@@ -604,8 +609,8 @@ mod tests {
         let t = antichess_terms("7r/8/P4N2/8/8/8/8/K7 w - - 0 1");
         // Knight f6 reaches e8, g8 (the rook's rank), h7, h5 (its file), g4,
         // e4, d5, d7: four of them are attacked by the rook, none of them
-        // covered by White twice.
-        let per = DEFAULT_WEIGHTS.0[w::ANTI_FORCE] + DEFAULT_WEIGHTS.0[w::ANTI_FORCE + 1];
+        // covered by White twice. An endgame: the endgame weights alone.
+        let per = DEFAULT_WEIGHTS.0[w::ANTI_FORCE_EG] + DEFAULT_WEIGHTS.0[w::ANTI_FORCE_EG + 1];
         assert_eq!(term(&t, "forcing moves").0, 4 * per);
     }
 }
