@@ -269,7 +269,7 @@ fn evaluate_impl(pos: &Position, wt: &Weights, trace: Option<&mut Trace>) -> i32
                 mg[ci] += n * v[w::CHESS_MG + i];
                 eg[ci] += n * v[w::CHESS_EG + i];
             }
-            phase += n * [0, 1, 1, 2, 4][i];
+            phase += n * PIECE_PHASE[kind.index()];
             for sq in bb {
                 placement[ci] += psq(wt, *kind, sq, c, drops);
                 let reach = match kind {
@@ -451,7 +451,7 @@ fn evaluate_antichess(pos: &Position, wt: &Weights, trace: Option<&mut Trace>) -
             let n = bb.count() as i32;
             count[ci][0] += n * v[w::ANTI + kind.index()];
             count[ci][1] += n * v[w::ANTI_EG + kind.index()];
-            phase += n * ANTI_PHASE[kind.index()];
+            phase += n * PIECE_PHASE[kind.index()];
             for sq in bb {
                 let a = attacks::piece(kind, c, sq, occ);
                 attacked_twice[ci] |= attacked[ci] & a;
@@ -508,15 +508,16 @@ fn evaluate_antichess(pos: &Position, wt: &Weights, trace: Option<&mut Trace>) -
     white * stm.sign()
 }
 
-/// Antichess phase weight per piece (P N B R Q K), as in chess: the
-/// evaluation uses the middlegame weights alone at `ANTI_PHASE_EG +
+/// Game phase weight per piece on the board (P N B R Q K): 24 with all
+/// pieces. Chess blends its middlegame and endgame values over 0-24.
+const PIECE_PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// Antichess and giveaway blend theirs over a narrower range of
+/// [`PIECE_PHASE`]: the middlegame weights alone at `ANTI_PHASE_EG +
 /// ANTI_PHASE_SPAN` (22, nearly all pieces) or more, the endgame weights
 /// alone at `ANTI_PHASE_EG` (6: a queen and a rook, or six minor pieces) or
 /// less, and a linear blend between.
-const ANTI_PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
-/// See [`ANTI_PHASE`].
 const ANTI_PHASE_EG: i32 = 6;
-/// See [`ANTI_PHASE`].
+/// See [`ANTI_PHASE_EG`].
 const ANTI_PHASE_SPAN: i32 = 16;
 
 #[cfg(test)]
