@@ -101,27 +101,27 @@ weight_groups! {
     /// Undefended empty square next to the king (drop variants), in units.
     HOLE = [4];
     /// Antichess liability per piece: P N B R Q K.
-    ANTI = [62, 93, 89, 114, 141, -1];
+    ANTI = [64, 93, 91, 115, 132, -2];
     /// Antichess mobility per empty square a piece reaches: N B R Q K.
-    ANTI_MOBILITY = [34, 28, 32, 33, 38];
+    ANTI_MOBILITY = [33, 28, 31, 36, 36];
     /// Antichess: having a capture (hence owing one) is a liability; this
     /// weight is divided by one plus the number of those captures the
     /// opponent must answer by taking back.
-    ANTI_CAPTURE = [3364];
+    ANTI_CAPTURE = [3106];
     /// Antichess: per empty square a piece could move to where the opponent
     /// would have to take it (a forcing move), and again when we cover that
     /// square at most once (the exchange stops there).
-    ANTI_FORCE = [170, 161];
+    ANTI_FORCE = [167, 168];
     /// The four antichess groups above again, for the endgame (few pieces
     /// left): the evaluation blends the two sets by the pieces on the board.
     /// Antichess endgame liability per piece: P N B R Q K.
-    ANTI_EG = [76, 90, 117, 109, 151, 0];
+    ANTI_EG = [85, 73, 115, 111, 138, -5];
     /// Antichess endgame mobility per empty square: N B R Q K.
-    ANTI_MOBILITY_EG = [45, 26, 34, 23, 56];
+    ANTI_MOBILITY_EG = [45, 22, 28, 21, 60];
     /// Antichess endgame owed-capture liability.
-    ANTI_CAPTURE_EG = [3406];
+    ANTI_CAPTURE_EG = [3243];
     /// Antichess endgame forcing squares (once, and again when covered once).
-    ANTI_FORCE_EG = [162, 160];
+    ANTI_FORCE_EG = [147, 145];
 }
 
 /// The evaluation weights as one vector, so that the tuner can adjust them.
