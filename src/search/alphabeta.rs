@@ -381,7 +381,12 @@ impl Worker {
         } else {
             0
         };
-        if depth <= params::rfp_depth()
+        let rfp_depth = if node.losers {
+            params::losers_rfp_depth()
+        } else {
+            params::rfp_depth()
+        };
+        if depth <= rfp_depth
             && static_eval - params::rfp_margin() * depth * node.margin_scale + improving_bonus
                 >= beta
             && static_eval.abs() < MATE_BOUND
@@ -442,7 +447,12 @@ impl Worker {
         let (m, move_score, count) = (c.m, c.score, c.count);
         // Late move pruning and futility for quiet moves that do not check.
         if c.quiet && !node.in_check && is_plain_quiet(move_score) && !checks.gives_check(pos, m) {
-            let lmp_limit = (params::lmp_base() + depth * depth)
+            let lmp_base = if node.losers {
+                params::losers_lmp_base()
+            } else {
+                params::lmp_base()
+            };
+            let lmp_limit = (lmp_base + depth * depth)
                 / if node.improving {
                     1
                 } else {

@@ -119,7 +119,11 @@ search_params! {
     /// Late move pruning: the limit is divided by this when the evaluation does not improve.
     lmp_not_improving_div: 2, 1, 4, 1;
     /// Antichess and giveaway: margins on the static evaluation are this many times wider.
-    losers_margin_scale: 3, 1, 6, 1;
+    losers_margin_scale: 2, 1, 6, 1;
+    /// Antichess and giveaway: `lmp_base`.
+    losers_lmp_base: 2, 1, 8, 1;
+    /// Antichess and giveaway: `rfp_depth`.
+    losers_rfp_depth: 4, 3, 10, 1;
     /// Singular extensions: the table's entry may be this many plies shallower than the node.
     se_tt_depth_slack: 3, 1, 6, 1;
     /// Check extensions stop at ply `check_ext_ply_mult * depth + check_ext_ply_add`.
