@@ -39,6 +39,10 @@ struct Node {
     forced: bool,
     /// How many times wider margins on the static evaluation are.
     margin_scale: i32,
+    /// Reverse futility pruning's deepest depth here.
+    rfp_depth: i32,
+    /// Late move pruning's base here.
+    lmp_base: i32,
     /// The move a singular-extension search of this node leaves out (null: none).
     excluded: Move,
 }
@@ -360,6 +364,17 @@ impl Worker {
             } else {
                 1
             },
+            // Antichess and giveaway prune more (their own SPSA values).
+            rfp_depth: if losers {
+                params::losers_rfp_depth()
+            } else {
+                params::rfp_depth()
+            },
+            lmp_base: if losers {
+                params::losers_lmp_base()
+            } else {
+                params::lmp_base()
+            },
             excluded,
         })
     }
@@ -381,12 +396,7 @@ impl Worker {
         } else {
             0
         };
-        let rfp_depth = if node.losers {
-            params::losers_rfp_depth()
-        } else {
-            params::rfp_depth()
-        };
-        if depth <= rfp_depth
+        if depth <= node.rfp_depth
             && static_eval - params::rfp_margin() * depth * node.margin_scale + improving_bonus
                 >= beta
             && static_eval.abs() < MATE_BOUND
@@ -447,12 +457,7 @@ impl Worker {
         let (m, move_score, count) = (c.m, c.score, c.count);
         // Late move pruning and futility for quiet moves that do not check.
         if c.quiet && !node.in_check && is_plain_quiet(move_score) && !checks.gives_check(pos, m) {
-            let lmp_base = if node.losers {
-                params::losers_lmp_base()
-            } else {
-                params::lmp_base()
-            };
-            let lmp_limit = (lmp_base + depth * depth)
+            let lmp_limit = (node.lmp_base + depth * depth)
                 / if node.improving {
                     1
                 } else {
