@@ -37,14 +37,60 @@ struct Node {
     losers: bool,
     /// Antichess and giveaway: a capture is compulsory here.
     forced: bool,
-    /// How many times wider margins on the static evaluation are.
-    margin_scale: i32,
-    /// Reverse futility pruning's deepest depth here.
-    rfp_depth: i32,
-    /// Late move pruning's base here.
-    lmp_base: i32,
+    /// The variant family's pruning and reduction parameters.
+    pruning: Pruning,
     /// The move a singular-extension search of this node leaves out (null: none).
     excluded: Move,
+}
+
+/// Pruning and reduction parameters that antichess and giveaway tune on
+/// their own (SPSA, docs/measurements.md), chosen once per node.
+#[derive(Clone, Copy)]
+struct Pruning {
+    /// How many times wider margins on the static evaluation are.
+    margin_scale: i32,
+    /// Reverse futility pruning's deepest depth.
+    rfp_depth: i32,
+    /// Reverse futility pruning's margin per ply.
+    rfp_margin: i32,
+    /// Late move pruning's base.
+    lmp_base: i32,
+    /// Late move pruning: moves always tried beyond the limit.
+    lmp_extra: i32,
+    /// Late move pruning: the limit's divisor when not improving.
+    lmp_not_improving_div: i32,
+    /// Late move reductions' shallowest depth.
+    lmr_min_depth: i32,
+}
+
+impl Pruning {
+    /// The parameters of antichess and giveaway (`losers`) or of the others.
+    #[inline(always)]
+    fn of(losers: bool) -> Pruning {
+        if losers {
+            // Margins are wider where material is a liability and can
+            // change hands in long forced runs; the rest prunes more.
+            Pruning {
+                margin_scale: params::losers_margin_scale(),
+                rfp_depth: params::losers_rfp_depth(),
+                rfp_margin: params::losers_rfp_margin(),
+                lmp_base: params::losers_lmp_base(),
+                lmp_extra: params::losers_lmp_extra(),
+                lmp_not_improving_div: params::losers_lmp_not_improving_div(),
+                lmr_min_depth: params::losers_lmr_min_depth(),
+            }
+        } else {
+            Pruning {
+                margin_scale: 1,
+                rfp_depth: params::rfp_depth(),
+                rfp_margin: params::rfp_margin(),
+                lmp_base: params::lmp_base(),
+                lmp_extra: params::lmp_extra(),
+                lmp_not_improving_div: params::lmp_not_improving_div(),
+                lmr_min_depth: params::lmr_min_depth(),
+            }
+        }
+    }
 }
 
 impl Node {
@@ -209,7 +255,7 @@ impl Worker {
             let score = if count == 1 {
                 -self.search::<PV>(&child, new_depth, -beta, -alpha, ply + 1, &Root::NONE)
             } else {
-                let r = if depth >= params::lmr_min_depth()
+                let r = if depth >= node.pruning.lmr_min_depth
                     && count > 1 + PV as usize
                     && (c.quiet || move_score < 0)
                     && !node.forced
@@ -357,24 +403,7 @@ impl Worker {
             improving,
             losers,
             forced,
-            // Margins on the static evaluation are wider where material is
-            // a liability and can change hands in long forced runs.
-            margin_scale: if losers {
-                params::losers_margin_scale()
-            } else {
-                1
-            },
-            // Antichess and giveaway prune more (their own SPSA values).
-            rfp_depth: if losers {
-                params::losers_rfp_depth()
-            } else {
-                params::rfp_depth()
-            },
-            lmp_base: if losers {
-                params::losers_lmp_base()
-            } else {
-                params::lmp_base()
-            },
+            pruning: Pruning::of(losers),
             excluded,
         })
     }
@@ -396,9 +425,9 @@ impl Worker {
         } else {
             0
         };
-        if depth <= node.rfp_depth
-            && static_eval - params::rfp_margin() * depth * node.margin_scale + improving_bonus
-                >= beta
+        let p = &node.pruning;
+        if depth <= p.rfp_depth
+            && static_eval - p.rfp_margin * depth * p.margin_scale + improving_bonus >= beta
             && static_eval.abs() < MATE_BOUND
         {
             return Some(static_eval);
@@ -457,18 +486,19 @@ impl Worker {
         let (m, move_score, count) = (c.m, c.score, c.count);
         // Late move pruning and futility for quiet moves that do not check.
         if c.quiet && !node.in_check && is_plain_quiet(move_score) && !checks.gives_check(pos, m) {
-            let lmp_limit = (node.lmp_base + depth * depth)
+            let p = &node.pruning;
+            let lmp_limit = (p.lmp_base + depth * depth)
                 / if node.improving {
                     1
                 } else {
-                    params::lmp_not_improving_div()
+                    p.lmp_not_improving_div
                 };
-            if depth <= params::lmp_depth() && count as i32 > lmp_limit + params::lmp_extra() {
+            if depth <= params::lmp_depth() && count as i32 > lmp_limit + p.lmp_extra {
                 return MovePruning::SkipQuiets;
             }
             if depth <= params::fut_depth()
                 && node.static_eval
-                    + (params::fut_base() + params::fut_margin() * depth) * node.margin_scale
+                    + (params::fut_base() + params::fut_margin() * depth) * p.margin_scale
                     <= alpha
             {
                 return MovePruning::Skip;

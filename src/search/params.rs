@@ -124,6 +124,17 @@ search_params! {
     losers_lmp_base: 2, 1, 8, 1;
     /// Antichess and giveaway: `rfp_depth`.
     losers_rfp_depth: 4, 3, 10, 1;
+    /// Antichess and giveaway: `rfp_margin`.
+    losers_rfp_margin: 77, 30, 200, 10;
+    /// Antichess and giveaway: `lmp_extra`.
+    losers_lmp_extra: 0, 0, 6, 1;
+    /// Antichess and giveaway: `lmp_not_improving_div`.
+    losers_lmp_not_improving_div: 3, 1, 4, 1;
+    /// Antichess and giveaway: `lmr_min_depth`.
+    losers_lmr_min_depth: 2, 2, 6, 1;
+    /// Antichess and giveaway: quiescence searches every compulsory capture
+    /// (does not stand pat) when there are at most this many.
+    losers_qs_forced: 1, 1, 4, 1;
     /// Singular extensions: the table's entry may be this many plies shallower than the node.
     se_tt_depth_slack: 3, 1, 6, 1;
     /// Check extensions stop at ply `check_ext_ply_mult * depth + check_ext_ply_add`.

@@ -2,6 +2,7 @@
 //! every evasion when in check, forced captures followed in antichess.
 
 use super::movepick::{mvv_lva, ScoreList};
+use super::params;
 use super::score::{INF, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see;
 use super::tt::{score_to_tt, Bound};
@@ -9,10 +10,6 @@ use super::worker::{Bounds, Worker};
 use crate::position::movegen::MoveList;
 use crate::position::Position;
 use crate::types::{Move, PieceType};
-
-/// Antichess and giveaway quiescence: with at most this many compulsory
-/// captures the side to move does not stand pat.
-const FORCED_CAPTURES_SEARCHED: usize = 2;
 
 impl Worker {
     /// Quiescence search: captures and promotions (all evasions in
@@ -52,12 +49,14 @@ impl Worker {
         let mut moves = MoveList::new();
         pos.generate_tactical(&mut moves);
         // Antichess: the side to move may not decline a compulsory capture,
-        // so with one or two captures to choose from it does not stand pat:
-        // every capture is searched. With more, standing pat keeps the
-        // capture tree bounded (searching three without it found fewer
-        // forced wins in the same nodes).
+        // so with a single capture to make (`losers_qs_forced`) it does not
+        // stand pat: the capture is searched. With more, standing pat keeps
+        // the capture tree bounded (searching three without it found fewer
+        // forced wins in the same nodes; SPSA moved the limit from two to
+        // one, docs/measurements.md).
         let captures_compulsory = losers && moves.first().is_some_and(|m| pos.is_capture(*m));
-        let forced_captures = captures_compulsory && moves.len() <= FORCED_CAPTURES_SEARCHED;
+        let forced_captures =
+            captures_compulsory && moves.len() <= params::losers_qs_forced() as usize;
         let mut best = -INF;
         let stand_pat;
         let mut raw_eval = 0;
@@ -166,12 +165,12 @@ mod tests {
         Worker::for_test(&pos).qsearch::<true>(&pos, -INF, INF, 0)
     }
 
-    /// Antichess: White must take Black's last piece with one of two pawns,
-    /// and either capture gives Black the win. Quiescence may not stand pat
-    /// on a static evaluation there: it returns the loss.
+    /// Antichess: White must take Black's last piece, and the capture
+    /// gives Black the win. Quiescence may not stand pat on a static
+    /// evaluation there: it returns the loss.
     #[test]
-    fn antichess_two_compulsory_captures_are_searched() {
-        let fen = "8/8/8/8/3n4/2P1P3/8/8 w - - 0 1";
+    fn antichess_single_compulsory_capture_is_searched() {
+        let fen = "8/8/8/8/3n4/2P5/8/8 w - - 0 1";
         for variant in [Variant::Antichess, Variant::Giveaway] {
             let score = quiesce(fen, variant);
             assert_eq!(score, -MATE + 1, "{variant:?}");
