@@ -18,6 +18,15 @@ of the iterations. `--concurrency` pairs are played at once (each with its
 own two engine processes); results are applied as they come, as OpenBench's
 workers do.
 
+With `--opponent CMD` the two sides do not meet: each iteration plays the
+opening with both colours for theta + c_k d against the opponent (any UCI
+engine, at `--opponent-nodes` per move, with `--opponent-option
+NAME=VALUE` set), then the same two games for theta - c_k d, and r is the +
+side's points minus the - side's points (-2..2). That tunes against the
+engine that matters rather than against the tuned engine itself (self-play
+gains may not carry over to another opponent), at twice the games per
+iteration and more noise per pair.
+
 The state (iteration, theta, the random generator) is written to `--state`
 after every iteration; running the same command again resumes. The tuned
 values are the rounded theta: put them in `params.rs` only after an SPRT of
@@ -40,6 +49,7 @@ import json
 import math
 import os
 import random
+import shlex
 import subprocess
 import sys
 import threading
@@ -105,18 +115,20 @@ def board_for(variant, fen):
 
 
 def play_game(white, black, board, nodes):
-    """Plays one game; returns White's points (1, 0.5, 0). Each game is a
-    new game to both engines (python-chess sends `ucinewgame` when the
-    `game` token changes)."""
+    """Plays one game; returns White's points (1, 0.5, 0). `nodes` is the
+    node limit per move, one number for both or a (White, Black) pair. Each
+    game is a new game to both engines (python-chess sends `ucinewgame` when
+    the `game` token changes)."""
     game = object()
     engines = (white, black)
+    limits = nodes if isinstance(nodes, tuple) else (nodes, nodes)
     ahead = 0
     for _ in range(MAX_PLIES):
         if board.is_game_over(claim_draw=True):
             result = board.result(claim_draw=True)
             return {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
-        mover = engines[0 if board.turn == chess.WHITE else 1]
-        played = mover.play(board, chess.engine.Limit(nodes=nodes),
+        side = 0 if board.turn == chess.WHITE else 1
+        played = engines[side].play(board, chess.engine.Limit(nodes=limits[side]),
                             info=chess.engine.INFO_SCORE, game=game)
         if played.move is None:
             return 0.5
@@ -182,12 +194,22 @@ class Spsa:
                 sys.exit(f"{args.state} is from another run (--step or --r-end differ)")
             self.theta = saved["theta"]
             self.finished = self.started = saved["finished"]
+            if saved.get("opponent") != self.opponent():
+                sys.exit(f"{args.state} is from another run (--opponent or its settings differ)")
             self.rng.setstate(_tuple_state(saved["rng"]))
             print(f"resuming at iteration {self.finished}", flush=True)
 
     def schedule(self):
         """Each parameter's step and R_end: a resumed run must keep them."""
         return {p["name"]: [p["step"], p["r_end"]] for p in self.params}
+
+    def opponent(self):
+        """The fixed opponent's command, node limit and options (None in
+        self-play): a resumed run must keep them."""
+        a = self.args
+        if not a.opponent:
+            return None
+        return [a.opponent, a.opponent_nodes or a.nodes, sorted(a.opponent_option or [])]
 
     def next_task(self):
         """The next iteration's perturbation, or None when all have started."""
@@ -222,7 +244,7 @@ class Spsa:
             self.finished += 1
             state = {"iterations": self.args.iterations, "finished": self.finished,
                      "theta": self.theta, "schedule": self.schedule(),
-                     "rng": self.rng.getstate()}
+                     "opponent": self.opponent(), "rng": self.rng.getstate()}
             tmp = self.args.state + ".tmp"
             with open(tmp, "w", encoding="utf-8") as f:
                 json.dump(state, f)
@@ -242,14 +264,40 @@ def _tuple_state(state):
     return (version, tuple(internal), gauss)
 
 
+def parse_options(items):
+    """`--opponent-option NAME=VALUE` items as a dict for python-chess."""
+    options = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            sys.exit(f"--opponent-option {item}: expected NAME=VALUE")
+        options[name] = value
+    return options
+
+
+def points_against(engine, opponent, fen, args):
+    """`engine`'s points from the opening `fen` played with both colours
+    against `opponent` (0..2)."""
+    ours, theirs = args.nodes, args.opponent_nodes or args.nodes
+    white = play_game(engine, opponent, board_for(args.variant, fen), (ours, theirs))
+    black = 1.0 - play_game(opponent, engine, board_for(args.variant, fen), (theirs, ours))
+    return white + black
+
+
 def worker(spsa):
     """Plays pairs until every iteration has started."""
     args = spsa.args
     plus = chess.engine.SimpleEngine.popen_uci(args.engine)
     minus = chess.engine.SimpleEngine.popen_uci(args.engine)
+    opponent = None
     try:
         for engine in (plus, minus):
             engine.configure({"Hash": args.hash, "Threads": 1})
+        if args.opponent:
+            opponent = chess.engine.SimpleEngine.popen_uci(shlex.split(args.opponent))
+            options = {"Hash": args.hash, "Threads": 1}
+            options.update(parse_options(args.opponent_option))
+            opponent.configure({k: v for k, v in options.items() if k in opponent.options})
         while True:
             task = spsa.next_task()
             if task is None:
@@ -257,17 +305,19 @@ def worker(spsa):
             plus.configure(task["plus"])
             minus.configure(task["minus"])
             fen = spsa.openings[task["opening"]]
-            points = 0.0
-            for plus_is_white in (True, False):
-                board = board_for(args.variant, fen)
-                if plus_is_white:
-                    points += play_game(plus, minus, board, args.nodes)
-                else:
-                    points += 1.0 - play_game(minus, plus, board, args.nodes)
-            spsa.apply(task, points - (2.0 - points))
+            if opponent is not None:
+                result = (points_against(plus, opponent, fen, args)
+                          - points_against(minus, opponent, fen, args))
+            else:
+                points = play_game(plus, minus, board_for(args.variant, fen), args.nodes)
+                points += 1.0 - play_game(minus, plus, board_for(args.variant, fen), args.nodes)
+                result = points - (2.0 - points)
+            spsa.apply(task, result)
     finally:
         plus.quit()
         minus.quit()
+        if opponent is not None:
+            opponent.quit()
 
 
 def main():
@@ -275,7 +325,7 @@ def main():
     parser.add_argument("--engine", required=True, help="a tuning build of rukav")
     parser.add_argument("--openings", required=True, help="FEN/EPD file, one opening per line")
     parser.add_argument("--variant", default="crazyhouse")
-    parser.add_argument("--iterations", type=int, default=4000, help="game pairs")
+    parser.add_argument("--iterations", type=int, default=4000, help="iterations: game pairs (two pairs with --opponent)")
     parser.add_argument("--nodes", type=int, default=5000, help="nodes per move")
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--hash", type=int, default=16)
@@ -283,11 +333,19 @@ def main():
     parser.add_argument("--step", action="append", metavar="NAME=VALUE",
                         help="this parameter's SPSA step instead of the engine's (repeatable)")
     parser.add_argument("--r-end", type=float, help="R_end for every tuned parameter (engine: 0.002)")
+    parser.add_argument("--opponent", help="a fixed UCI opponent that both sides play instead "
+                        "of each other (command line)")
+    parser.add_argument("--opponent-nodes", type=int,
+                        help="the opponent's nodes per move (default: --nodes)")
+    parser.add_argument("--opponent-option", action="append", metavar="NAME=VALUE",
+                        help="a UCI option of the opponent (repeatable)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--state", required=True, help="JSON state file (resumes)")
     args = parser.parse_args()
     if args.iterations < 1 or args.nodes < 1 or args.concurrency < 1:
         sys.exit("--iterations, --nodes and --concurrency must be positive")
+    if args.opponent_nodes is not None and args.opponent_nodes < 1:
+        sys.exit("--opponent-nodes must be positive")
     spsa = Spsa(args)
     spsa.openings = read_openings(args.openings)
     threads = [threading.Thread(target=worker, args=(spsa,)) for _ in range(args.concurrency)]
