@@ -114,14 +114,12 @@ def board_for(variant, fen):
     return cls(fen)
 
 
-def play_game(white, black, board, nodes):
-    """Plays one game; returns White's points (1, 0.5, 0). `nodes` is the
-    node limit per move, one number for both or a (White, Black) pair. Each
-    game is a new game to both engines (python-chess sends `ucinewgame` when
-    the `game` token changes)."""
+def play_game(white, black, board, limits):
+    """Plays one game; returns White's points (1, 0.5, 0). `limits` are the
+    (White, Black) nodes per move. Each game is a new game to both engines
+    (python-chess sends `ucinewgame` when the `game` token changes)."""
     game = object()
     engines = (white, black)
-    limits = nodes if isinstance(nodes, tuple) else (nodes, nodes)
     ahead = 0
     for _ in range(MAX_PLIES):
         if board.is_game_over(claim_draw=True):
@@ -192,10 +190,10 @@ class Spsa:
             # States written before --step and --r-end existed have no schedule.
             if saved.get("schedule", self.schedule()) != self.schedule():
                 sys.exit(f"{args.state} is from another run (--step or --r-end differ)")
-            self.theta = saved["theta"]
-            self.finished = self.started = saved["finished"]
             if saved.get("opponent") != self.opponent():
                 sys.exit(f"{args.state} is from another run (--opponent or its settings differ)")
+            self.theta = saved["theta"]
+            self.finished = self.started = saved["finished"]
             self.rng.setstate(_tuple_state(saved["rng"]))
             print(f"resuming at iteration {self.finished}", flush=True)
 
@@ -209,7 +207,7 @@ class Spsa:
         a = self.args
         if not a.opponent:
             return None
-        return [a.opponent, a.opponent_nodes or a.nodes, sorted(a.opponent_option or [])]
+        return [a.opponent, a.opponent_nodes, sorted(a.opponent_option or [])]
 
     def next_task(self):
         """The next iteration's perturbation, or None when all have started."""
@@ -275,10 +273,26 @@ def parse_options(items):
     return options
 
 
+def check_opponent(args):
+    """Starts the opponent once and exits with a message when it does not
+    start or lacks one of the `--opponent-option` names (a worker thread
+    that failed would leave the run at its start values)."""
+    try:
+        engine = chess.engine.SimpleEngine.popen_uci(shlex.split(args.opponent))
+    except (OSError, chess.engine.EngineError) as e:
+        sys.exit(f"--opponent {args.opponent}: {e}")
+    try:
+        unknown = [n for n in parse_options(args.opponent_option) if n not in engine.options]
+    finally:
+        engine.quit()
+    if unknown:
+        sys.exit(f"--opponent-option: the opponent has no option {', '.join(unknown)}")
+
+
 def points_against(engine, opponent, fen, args):
     """`engine`'s points from the opening `fen` played with both colours
     against `opponent` (0..2)."""
-    ours, theirs = args.nodes, args.opponent_nodes or args.nodes
+    ours, theirs = args.nodes, args.opponent_nodes
     white = play_game(engine, opponent, board_for(args.variant, fen), (ours, theirs))
     black = 1.0 - play_game(opponent, engine, board_for(args.variant, fen), (theirs, ours))
     return white + black
@@ -295,9 +309,12 @@ def worker(spsa):
             engine.configure({"Hash": args.hash, "Threads": 1})
         if args.opponent:
             opponent = chess.engine.SimpleEngine.popen_uci(shlex.split(args.opponent))
-            options = {"Hash": args.hash, "Threads": 1}
+            # Our defaults where the opponent has the option; the user's
+            # options (checked in `check_opponent`).
+            options = {k: v for k, v in {"Hash": args.hash, "Threads": 1}.items()
+                       if k in opponent.options}
             options.update(parse_options(args.opponent_option))
-            opponent.configure({k: v for k, v in options.items() if k in opponent.options})
+            opponent.configure(options)
         while True:
             task = spsa.next_task()
             if task is None:
@@ -309,8 +326,9 @@ def worker(spsa):
                 result = (points_against(plus, opponent, fen, args)
                           - points_against(minus, opponent, fen, args))
             else:
-                points = play_game(plus, minus, board_for(args.variant, fen), args.nodes)
-                points += 1.0 - play_game(minus, plus, board_for(args.variant, fen), args.nodes)
+                both = (args.nodes, args.nodes)
+                points = play_game(plus, minus, board_for(args.variant, fen), both)
+                points += 1.0 - play_game(minus, plus, board_for(args.variant, fen), both)
                 result = points - (2.0 - points)
             spsa.apply(task, result)
     finally:
@@ -344,8 +362,12 @@ def main():
     args = parser.parse_args()
     if args.iterations < 1 or args.nodes < 1 or args.concurrency < 1:
         sys.exit("--iterations, --nodes and --concurrency must be positive")
-    if args.opponent_nodes is not None and args.opponent_nodes < 1:
+    if args.opponent_nodes is None:
+        args.opponent_nodes = args.nodes
+    elif args.opponent_nodes < 1:
         sys.exit("--opponent-nodes must be positive")
+    if args.opponent:
+        check_opponent(args)
     spsa = Spsa(args)
     spsa.openings = read_openings(args.openings)
     threads = [threading.Thread(target=worker, args=(spsa,)) for _ in range(args.concurrency)]
