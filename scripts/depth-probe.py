@@ -6,8 +6,8 @@ comments) rose by at least `--jump` pawns while the engine still scored its posi
 node counts and print their moves and scores (ply: half-moves after the opening position,
 from 0). A row where the engine's large count switches to
 the opponent's move, which the opponent finds at the small count, is a mistake that more depth
-(or a more efficient search) fixes; a row where the engine keeps its move at both counts points at
-the evaluation.
+(or a more efficient search) fixes; a row where the engine keeps another move than the opponent's
+at both counts is a candidate for the evaluation (or for an opponent that is wrong).
 
     python3 scripts/depth-probe.py games.pgn --engine ./target/release/rukav --opponent fairy-stockfish \\
         --variant antichess --small 300000 --large 5000000

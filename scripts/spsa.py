@@ -289,12 +289,11 @@ def check_opponent(args):
         sys.exit(f"--opponent-option: the opponent has no option {', '.join(unknown)}")
 
 
-def points_against(engine, opponent, fen, args):
+def points_against(engine, other, fen, variant, ours, theirs):
     """`engine`'s points from the opening `fen` played with both colours
-    against `opponent` (0..2)."""
-    ours, theirs = args.nodes, args.opponent_nodes
-    white = play_game(engine, opponent, board_for(args.variant, fen), (ours, theirs))
-    black = 1.0 - play_game(opponent, engine, board_for(args.variant, fen), (theirs, ours))
+    against `other` (0..2), at `ours` and `theirs` nodes per move."""
+    white = play_game(engine, other, board_for(variant, fen), (ours, theirs))
+    black = 1.0 - play_game(other, engine, board_for(variant, fen), (theirs, ours))
     return white + black
 
 
@@ -323,12 +322,11 @@ def worker(spsa):
             minus.configure(task["minus"])
             fen = spsa.openings[task["opening"]]
             if opponent is not None:
-                result = (points_against(plus, opponent, fen, args)
-                          - points_against(minus, opponent, fen, args))
+                nodes = (args.nodes, args.opponent_nodes)
+                result = (points_against(plus, opponent, fen, args.variant, *nodes)
+                          - points_against(minus, opponent, fen, args.variant, *nodes))
             else:
-                both = (args.nodes, args.nodes)
-                points = play_game(plus, minus, board_for(args.variant, fen), both)
-                points += 1.0 - play_game(minus, plus, board_for(args.variant, fen), both)
+                points = points_against(plus, minus, fen, args.variant, args.nodes, args.nodes)
                 result = points - (2.0 - points)
             spsa.apply(task, result)
     finally:
