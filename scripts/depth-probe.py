@@ -13,22 +13,12 @@ at both counts is a candidate for the evaluation (or for an opponent that is wro
         --variant antichess --small 300000 --large 5000000
 """
 import argparse
-import re
 
 import chess.pgn
 import chess.variant
 
+from pgn_score import parse
 from uci_engine import UciEngine
-
-SCORE = re.compile(r"\s*([+-]?M?\d+(?:\.\d+)?)/")
-MATE_PAWNS = 100.0
-
-
-def pawns(text):
-    """A move comment's score in pawns (a mate counts as 100)."""
-    if "M" in text:
-        return -MATE_PAWNS if text.startswith("-") else MATE_PAWNS
-    return float(text)
 
 
 def suspects(path, name, jump, own_min):
@@ -44,9 +34,9 @@ def suspects(path, name, jump, own_min):
             theirs_before = None
             pending = None
             for ply, node in enumerate(game.mainline()):
-                m = SCORE.match(node.comment)
-                if m:
-                    score = pawns(m.group(1))
+                parsed = parse(node.comment)
+                if parsed:
+                    score = parsed.pawns
                     if board.turn == ours:
                         pending = (board.fen(), node.move.uci(), score)
                     else:
