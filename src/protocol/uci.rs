@@ -450,9 +450,22 @@ impl Uci {
             .engine
             .active_net()
             .filter(|n| n.serves(pos.rules().variant));
+        let share = crate::search::net_share(pos.rules());
         let (score, what) = match net {
-            Some(net) => (net.evaluate_position(pos), "NNUE"),
-            None => (score, "hand-written"),
+            Some(net) if share >= 100 => (net.evaluate_position(pos), "NNUE".to_string()),
+            Some(net) => {
+                let n = net.evaluate_position(pos);
+                send(&format!(
+                    "info string NNUE evaluation {} cp (side to move), {} cp (white)",
+                    n,
+                    n * pos.side_to_move().sign()
+                ));
+                (
+                    crate::search::mix_evaluations(n, score, share),
+                    format!("NNUE {share}%, hand-written {}%", 100 - share),
+                )
+            }
+            None => (score, "hand-written".to_string()),
         };
         send(&format!(
             "info string final evaluation {} cp (side to move), {} cp (white) [{what}]",

@@ -135,6 +135,11 @@ search_params! {
     /// Antichess and giveaway: quiescence searches every compulsory capture
     /// (does not stand pat) when there are at most this many.
     losers_qs_forced: 1, 1, 4, 1;
+    /// Antichess and giveaway: the network's share of the evaluation in
+    /// percent, where a network serves the variant; the rest is the
+    /// hand-written evaluation's. The network alone misjudges the positions
+    /// that its training games avoided, which the search then seeks out.
+    losers_net_share: 30, 0, 100, 5;
     /// Singular extensions: the table's entry may be this many plies shallower than the node.
     se_tt_depth_slack: 3, 1, 6, 1;
     /// Check extensions stop at ply `check_ext_ply_mult * depth + check_ext_ply_add`.

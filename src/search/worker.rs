@@ -79,6 +79,10 @@ pub struct Worker {
     pub(super) has_bias: bool,
     /// The network in use for this root (see [`Limits::net`]).
     pub(super) net: Option<Arc<Network>>,
+    /// The network's share of the evaluation in percent (the rest is the
+    /// hand-written evaluation's): 100 but in antichess and giveaway
+    /// ([`params::losers_net_share`]).
+    pub(super) net_share: i32,
     /// Antichess and giveaway: the endgame tables for this root's rules.
     pub(super) endgames: Option<Arc<Tables>>,
     /// NNUE accumulators by ply (used only with a network).
@@ -149,6 +153,7 @@ impl Worker {
             setup,
             lmr,
             net: None,
+            net_share: 100,
             endgames: None,
             acc: vec![Accumulator::default(); MAX_PLY + 2].into_boxed_slice(),
             started: Instant::now(),
@@ -262,7 +267,12 @@ impl Worker {
     #[inline]
     pub(super) fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
         let mut v = match self.net.as_deref() {
-            Some(net) => net.evaluate(&self.acc[ply], pos),
+            Some(net) if self.net_share >= 100 => net.evaluate(&self.acc[ply], pos),
+            Some(net) => super::mix_evaluations(
+                net.evaluate(&self.acc[ply], pos),
+                evaluate(pos),
+                self.net_share,
+            ),
             None => evaluate(pos),
         };
         if self.has_bias {

@@ -1,5 +1,5 @@
 //! Self-play data generation (`rukav datagen`): games played by the engine
-//! against itself, their quiet positions written as [`Record`]s in game
+//! against itself, their quiet positions (in antichess and giveaway all of them) written as [`Record`]s in game
 //! order, reproducible byte for byte, resumable from a progress file.
 //!
 //! Bughouse games are whole two-board games with Rukav on all four seats,

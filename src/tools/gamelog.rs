@@ -22,15 +22,17 @@
 //! | plies | LEB128 count |
 //! | each ply | LEB128 index of the move played in `Position::legal_moves()`; then, if the ply can be a record (not in check, the move neither a capture nor a promotion), its search score, White's view, as a zigzag LEB128 difference from the last score written (0 before the first) |
 //!
-//! The score of a ply that cannot be a record is not kept (it reads back as
-//! 0): it would cost about a third of the file and no record needs it.
+//! The score of a ply in check or whose move is a capture or a promotion is
+//! not kept (it reads back as 0): it would cost about a third of the file.
 //!
 //! The move played is the search's best move, so each ply's position, move
 //! and score are what a record of that ply holds; [`GameLog::records`]
 //! keeps the plies that data generation keeps (not in check, best move
-//! neither a capture nor a promotion, score within ±2000).
+//! neither a capture nor a promotion, score within ±2000; in antichess and
+//! giveaway also the captures and promotions, labelled from the next scored
+//! ply).
 
-use super::record::{is_record_ply, quiet_ply, Record};
+use super::record::{is_record_ply, quiet_ply, Record, RECORD_SCORE_LIMIT};
 use rukav::{Color, Move, Position, Variant};
 
 /// First byte of every game in a log file (a check against reading
@@ -57,14 +59,45 @@ impl GameLog {
     /// The training records of the game: the plies whose position is not
     /// in check, whose best move is neither a capture nor a promotion and
     /// whose score is within ±2000, each with the game's result.
+    ///
+    /// Antichess and giveaway (`losers_win`) also keep the plies whose move
+    /// is a capture or a promotion: a capture there is compulsory, and the
+    /// search evaluates such positions statically as often as quiet ones
+    /// (pruning margins, quiescence with several captures to choose from),
+    /// so an evaluation trained without them has never seen half of what
+    /// it is asked. Such a ply's score is not in the log; its label is the
+    /// next scored ply's score, negated once per ply between them (the
+    /// search of the later ply saw the same line a ply deeper). A capture
+    /// ply with no scored ply after it is not kept.
     pub fn records(&self) -> Vec<Record> {
         let mut pos = self.start();
-        let mut records = Vec::new();
-        for &(best, score) in &self.plies {
-            if is_record_ply(&pos, best, score) {
-                records.extend(Record::pack(&pos, score, best, self.result));
-            }
+        let losers = pos.rules().losers_win;
+        let mut positions = Vec::with_capacity(self.plies.len());
+        for &(best, _) in &self.plies {
+            positions.push(pos);
             pos.make_move(best);
+        }
+        // Side-to-move labels, from the last ply back.
+        let mut labels = vec![None; self.plies.len()];
+        let mut next: Option<i32> = None;
+        for (i, (&(best, score), p)) in self.plies.iter().zip(&positions).enumerate().rev() {
+            let label = if quiet_ply(p, best) {
+                Some(score)
+            } else {
+                next.map(|s| -s)
+            };
+            labels[i] = label;
+            next = label;
+        }
+        let mut records = Vec::new();
+        for ((&(best, score), p), label) in self.plies.iter().zip(&positions).zip(labels) {
+            if is_record_ply(p, best, score) {
+                records.extend(Record::pack(p, score, best, self.result));
+            } else if losers && !p.in_check() {
+                if let Some(s) = label.filter(|s| s.abs() < RECORD_SCORE_LIMIT) {
+                    records.extend(Record::pack(p, s, best, self.result));
+                }
+            }
         }
         records
     }
@@ -349,6 +382,44 @@ mod tests {
 
     fn sample() -> GameLog {
         sample_from(Position::start_with(Variant::Crazyhouse.rules()))
+    }
+
+    #[test]
+    fn antichess_keeps_capture_plies_labelled_by_the_next_scored_ply() {
+        let mut pos = Position::start_with(Variant::Antichess.rules());
+        let base = pos;
+        let mut plies = Vec::new();
+        // e3 and b5 are quiet; Bxb5 is compulsory, with no score in a log;
+        // e6 is quiet again; the last ply, Bxd7, is a compulsory capture
+        // with no scored ply after it.
+        for (uci, score) in [
+            ("e2e3", 15),
+            ("b7b5", -40),
+            ("f1b5", 0),
+            ("e7e6", 120),
+            ("b5d7", 0),
+        ] {
+            let m = pos.parse_uci_move(uci).expect("legal in the sample");
+            plies.push((m, score));
+            pos.make_move(m);
+        }
+        let log = GameLog {
+            base,
+            opening: Vec::new(),
+            result: 0,
+            plies,
+        };
+        let mut bytes = Vec::new();
+        log.encode(&mut bytes).unwrap();
+        let read = decode_all(&bytes).unwrap();
+        for records in [log.records(), read[0].records()] {
+            let scores: Vec<i32> = records.iter().map(|r| r.score_white()).collect();
+            // Bxb5 (White to move) gets minus e6's score (Black's view
+            // 120): -120 for White; the last capture has nothing after it.
+            assert_eq!(scores, vec![15, 40, -120, -120]);
+        }
+        // Crazyhouse keeps the quiet plies only (the other tests' sample).
+        assert!(sample().records().len() < sample().plies.len());
     }
 
     #[test]

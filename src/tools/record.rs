@@ -41,6 +41,8 @@ pub fn quiet_ply(pos: &Position, best: Move) -> bool {
 
 /// Whether data generation writes the ply of `best` in `pos`, searched to
 /// `score` (either view), as a record: a quiet ply within the score limit.
+/// (Antichess and giveaway also keep their other plies, with a label taken
+/// from a later ply: `GameLog::records` in `src/tools/gamelog.rs`.)
 pub fn is_record_ply(pos: &Position, best: Move, score: i32) -> bool {
     quiet_ply(pos, best) && score.abs() < RECORD_SCORE_LIMIT
 }

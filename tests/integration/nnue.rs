@@ -188,6 +188,8 @@ fn incremental_equals_refresh_in_crazyhouse() {
 fn incremental_equals_refresh_in_bughouse_and_chess() {
     assert!(walk(Variant::Bughouse, 150, 2) > 10_000);
     assert!(walk(Variant::Chess, 100, 3) > 5_000);
+    assert!(walk(Variant::Antichess, 200, 4) > 5_000);
+    assert!(walk(Variant::Giveaway, 100, 5) > 2_000);
 }
 
 #[test]
