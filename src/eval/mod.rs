@@ -26,3 +26,9 @@ pub const PIECE_VALUE: [i32; 6] = [100, 300, 310, 500, 900, 20000];
 pub fn hand_value(k: PieceType) -> i32 {
     DEFAULT_WEIGHTS.0[w::ZH_HAND + k.index()]
 }
+
+/// The evaluation made of a network's score and the hand-written one, the
+/// network weighing `share` percent.
+pub fn mix_evaluations(net: i32, hand_written: i32, share: i32) -> i32 {
+    (net * share + hand_written * (100 - share)) / 100
+}

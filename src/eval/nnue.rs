@@ -1345,6 +1345,10 @@ static EMBEDDED_FILES: &[(&str, &[u8])] = &[
         "rukav-bug-d4a20cde1fda.nnue",
         include_bytes!("../../nets/rukav-bug-d4a20cde1fda.nnue"),
     ),
+    (
+        "rukav-anti-96192a4fd6bf.nnue",
+        include_bytes!("../../nets/rukav-anti-96192a4fd6bf.nnue"),
+    ),
 ];
 
 /// The name of the first embedded network (the default of `EvalFile`).

@@ -450,7 +450,7 @@ impl Uci {
             .engine
             .active_net()
             .filter(|n| n.serves(pos.rules().variant));
-        let share = crate::search::net_share(pos.rules());
+        let share = crate::search::params::net_share(pos.rules());
         let (score, what) = match net {
             Some(net) if share >= 100 => (net.evaluate_position(pos), "NNUE".to_string()),
             Some(net) => {
@@ -461,7 +461,7 @@ impl Uci {
                     n * pos.side_to_move().sign()
                 ));
                 (
-                    crate::search::mix_evaluations(n, score, share),
+                    crate::eval::mix_evaluations(n, score, share),
                     format!("NNUE {share}%, hand-written {}%", 100 - share),
                 )
             }

@@ -25,7 +25,7 @@ impl Worker {
             .net
             .clone()
             .filter(|n| n.serves(root.rules().variant));
-        self.net_share = super::net_share(root.rules());
+        self.net_share = params::net_share(root.rules());
         if let Some(net) = self.net.as_deref() {
             net.refresh(root, &mut self.acc[0]);
         }

@@ -55,20 +55,3 @@ pub use shared::{RootProgress, Shared, ThreadHistories};
 pub use smp::search;
 pub use tt::{Bound, TranspositionTable};
 pub use worker::Worker;
-
-/// The network's share, in percent, of the evaluation of a variant that a
-/// network serves; the rest is the hand-written evaluation's. 100 but in
-/// antichess and giveaway ([`params::losers_net_share`]).
-pub fn net_share(rules: &crate::rules::Rules) -> i32 {
-    if rules.losers_win {
-        params::losers_net_share()
-    } else {
-        100
-    }
-}
-
-/// The evaluation made of a network's score and the hand-written one, the
-/// network weighing `share` percent.
-pub fn mix_evaluations(net: i32, hand_written: i32, share: i32) -> i32 {
-    (net * share + hand_written * (100 - share)) / 100
-}

@@ -313,6 +313,18 @@ pub fn spsa_lines() -> Vec<String> {
         .collect()
 }
 
+/// The network's share, in percent, of the evaluation of a variant that a
+/// network serves; the rest is the hand-written evaluation's
+/// ([`crate::eval::mix_evaluations`]). 100 but in antichess and giveaway
+/// ([`losers_net_share`]).
+pub fn net_share(rules: &crate::rules::Rules) -> i32 {
+    if rules.losers_win {
+        losers_net_share()
+    } else {
+        100
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -268,7 +268,7 @@ impl Worker {
     pub(super) fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
         let mut v = match self.net.as_deref() {
             Some(net) if self.net_share >= 100 => net.evaluate(&self.acc[ply], pos),
-            Some(net) => super::mix_evaluations(
+            Some(net) => crate::eval::mix_evaluations(
                 net.evaluate(&self.acc[ply], pos),
                 evaluate(pos),
                 self.net_share,

@@ -532,6 +532,55 @@ fn nnue_options_load_refuse_and_switch() {
     assert!(e.quit().success());
 }
 
+/// Antichess is evaluated by the built-in network mixed with the
+/// hand-written evaluation (`losers_net_share`), giveaway by the
+/// hand-written one alone; `eval` prints each part and the mix.
+#[test]
+fn antichess_mixes_the_network_with_the_hand_written_evaluation() {
+    fn score(out: &[String], what: &str) -> Option<i32> {
+        let line = out.iter().find(|l| l.contains(what))?;
+        line.split(what)
+            .nth(1)?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    }
+    let mut e = Engine::start();
+    e.set_variant(Variant::Antichess);
+    e.send("position startpos moves e2e3 b7b5");
+    e.send("eval");
+    let out = e.sync();
+    let hand = score(&out, "hand-written evaluation ").expect("hand-written score");
+    let net = score(&out, "NNUE evaluation ").expect("network score");
+    let mixed = score(&out, "final evaluation ").expect("final score");
+    let share = rukav::search::params::losers_net_share();
+    assert!(0 < share && share < 100);
+    assert_ne!(hand, net, "{out:?}");
+    assert_eq!(
+        mixed,
+        rukav::eval::mix_evaluations(net, hand, share),
+        "{out:?}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.contains(&format!("[NNUE {share}%, hand-written {}%]", 100 - share))),
+        "{out:?}"
+    );
+    e.set_variant(Variant::Giveaway);
+    e.send("position startpos moves e2e3");
+    e.send("eval");
+    let out = e.sync();
+    assert_eq!(
+        score(&out, "final evaluation "),
+        score(&out, "hand-written evaluation "),
+        "{out:?}"
+    );
+    assert!(out.iter().any(|l| l.contains("[hand-written]")), "{out:?}");
+    e.go_legal(Variant::Giveaway.rules(), "nodes 20000");
+    assert!(e.quit().success());
+}
+
 /// At a finished position the engine answers as Stockfish and
 /// Fairy-Stockfish do, which variant testing tools read to score the game:
 /// `info depth 0 score mate 0` before `bestmove (none)` when the game is
