@@ -1,6 +1,7 @@
 //! Self-play data generation (`rukav datagen`): games played by the engine
-//! against itself, their quiet positions (in antichess and giveaway all of them) written as [`Record`]s in game
-//! order, reproducible byte for byte, resumable from a progress file.
+//! against itself, their quiet positions (in antichess and giveaway all of
+//! them) written as [`Record`]s in game order, reproducible byte for byte,
+//! resumable from a progress file.
 //!
 //! Bughouse games are whole two-board games with Rukav on all four seats,
 //! scheduled by simulated clocks ([`bughouse`] describes the rules).

@@ -20,7 +20,7 @@
 //! | opening | LEB128 count, then each move's LEB128 index in `Position::legal_moves()` (the random plies) |
 //! | result | one byte: 0 Black won, 1 draw, 2 White won |
 //! | plies | LEB128 count |
-//! | each ply | LEB128 index of the move played in `Position::legal_moves()`; then, if the ply can be a record (not in check, the move neither a capture nor a promotion), its search score, White's view, as a zigzag LEB128 difference from the last score written (0 before the first) |
+//! | each ply | LEB128 index of the move played in `Position::legal_moves()`; then, if the ply is quiet (not in check, the move neither a capture nor a promotion), its search score, White's view, as a zigzag LEB128 difference from the last score written (0 before the first) |
 //!
 //! The score of a ply in check or whose move is a capture or a promotion is
 //! not kept (it reads back as 0): it would cost about a third of the file.
