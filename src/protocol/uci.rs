@@ -451,10 +451,10 @@ impl Uci {
             .active_net()
             .filter(|n| n.serves(pos.rules().variant));
         let share = crate::search::params::net_share(pos.rules());
-        let (score, what) = match net {
-            Some(net) if share >= 100 => (net.evaluate_position(pos), "NNUE".to_string()),
-            Some(net) => {
-                let n = net.evaluate_position(pos);
+        let (score, what) = match net.map(|net| net.evaluate_position(pos)) {
+            None => (score, "hand-written".to_string()),
+            Some(n) if share >= 100 => (n, "NNUE".to_string()),
+            Some(n) => {
                 send(&format!(
                     "info string NNUE evaluation {} cp (side to move), {} cp (white)",
                     n,
@@ -465,7 +465,6 @@ impl Uci {
                     format!("NNUE {share}%, hand-written {}%", 100 - share),
                 )
             }
-            None => (score, "hand-written".to_string()),
         };
         send(&format!(
             "info string final evaluation {} cp (side to move), {} cp (white) [{what}]",

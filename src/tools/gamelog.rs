@@ -32,7 +32,7 @@
 //! giveaway also the captures and promotions, labelled from the next scored
 //! ply).
 
-use super::record::{is_record_ply, quiet_ply, Record, RECORD_SCORE_LIMIT};
+use super::record::{quiet_ply, Record, RECORD_SCORE_LIMIT};
 use rukav::{Color, Move, Position, Variant};
 
 /// First byte of every game in a log file (a check against reading
@@ -62,13 +62,12 @@ impl GameLog {
     ///
     /// Antichess and giveaway (`losers_win`) also keep the plies whose move
     /// is a capture or a promotion: a capture there is compulsory, and the
-    /// search evaluates such positions statically as often as quiet ones
-    /// (pruning margins, quiescence with several captures to choose from),
-    /// so an evaluation trained without them has never seen half of what
-    /// it is asked. Such a ply's score is not in the log; its label is the
-    /// next scored ply's score, negated once per ply between them (the
-    /// search of the later ply saw the same line a ply deeper). A capture
-    /// ply with no scored ply after it is not kept.
+    /// search evaluates such positions statically too (pruning margins,
+    /// quiescence with several captures to choose from), so an evaluation
+    /// trained without them never sees them. Such a ply's score is not in
+    /// the log; its label is the next scored ply's score, negated once per
+    /// ply between them (the search of the later ply saw the same line a
+    /// ply deeper). A capture ply with no scored ply after it is not kept.
     pub fn records(&self) -> Vec<Record> {
         let mut pos = self.start();
         let losers = pos.rules().losers_win;
@@ -77,28 +76,25 @@ impl GameLog {
             positions.push(pos);
             pos.make_move(best);
         }
-        // Side-to-move labels, from the last ply back.
-        let mut labels = vec![None; self.plies.len()];
-        let mut next: Option<i32> = None;
-        for (i, (&(best, score), p)) in self.plies.iter().zip(&positions).enumerate().rev() {
-            let label = if quiet_ply(p, best) {
+        // From the last ply back: each ply's side-to-move label, kept when
+        // the ply is quiet (its own score) or, in losers variants, with the
+        // label of the plies after it.
+        let mut records = Vec::new();
+        let mut label: Option<i32> = None;
+        for (&(best, score), p) in self.plies.iter().zip(&positions).rev() {
+            let quiet = quiet_ply(p, best);
+            label = if quiet {
                 Some(score)
             } else {
-                next.map(|s| -s)
+                label.map(|s| -s)
             };
-            labels[i] = label;
-            next = label;
-        }
-        let mut records = Vec::new();
-        for ((&(best, score), p), label) in self.plies.iter().zip(&positions).zip(labels) {
-            if is_record_ply(p, best, score) {
-                records.extend(Record::pack(p, score, best, self.result));
-            } else if losers && !p.in_check() {
+            if quiet || losers {
                 if let Some(s) = label.filter(|s| s.abs() < RECORD_SCORE_LIMIT) {
                     records.extend(Record::pack(p, s, best, self.result));
                 }
             }
         }
+        records.reverse();
         records
     }
 
