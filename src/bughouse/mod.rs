@@ -58,6 +58,7 @@ mod ends;
 mod gambler;
 mod game;
 pub mod partner;
+pub mod pockets;
 pub mod settings;
 pub mod strategy;
 

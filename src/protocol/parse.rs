@@ -96,6 +96,24 @@ pub fn setup(
 /// - bare letters, as UCI's `bughouse holding QRbn`: upper case White,
 ///   lower case Black (`-` or nothing: both empty).
 pub fn holding(text: &str) -> Result<[[u8; 5]; 2], HoldingError> {
+    cecp_holding(text).map(|h| h.counts)
+}
+
+/// A `holding` line as CECP and xboard's zippy mode send it: both pockets
+/// as the sender counts them, and the piece that has just arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Holding {
+    /// Both pockets `[colour][piece]`, as [`holding`] reads them.
+    pub counts: [[u8; 5]; 2],
+    /// CECP's optional third field (`BR`: Black got a rook): the piece the
+    /// partner's capture has just sent. The brackets already count it.
+    pub arrival: Option<(Color, PieceType)>,
+}
+
+/// Reads a `holding` argument ([`holding`]'s two forms) with CECP's
+/// optional third field, the piece that arrived.
+pub fn cecp_holding(text: &str) -> Result<Holding, HoldingError> {
+    let mut arrived = None;
     let mut counts = [[0u8; 5]; 2];
     let mut add = |color: Color, c: char| -> Result<(), HoldingError> {
         match PieceType::from_char(c) {
@@ -117,11 +135,11 @@ pub fn holding(text: &str) -> Result<[[u8; 5]; 2], HoldingError> {
                 // arrived (`BR`: Black got a rook); the brackets already
                 // count it.
                 let rest = text[at..].trim();
-                let arrival = rest.len() == 2
-                    && matches!(rest.as_bytes()[0].to_ascii_uppercase(), b'W' | b'B')
-                    && PieceType::from_char(char::from(rest.as_bytes()[1]))
-                        .is_some_and(|k| k != PieceType::King);
-                if rest.is_empty() || arrival {
+                if rest.is_empty() {
+                    break;
+                }
+                arrived = arrival(rest);
+                if arrived.is_some() {
                     break;
                 }
                 return Err(HoldingError::TextAfterHoldings(rest.to_string()));
@@ -168,7 +186,27 @@ pub fn holding(text: &str) -> Result<[[u8; 5]; 2], HoldingError> {
             add(color, c)?;
         }
     }
-    Ok(counts)
+    Ok(Holding {
+        counts,
+        arrival: arrived,
+    })
+}
+
+/// CECP's arrived piece: `W` or `B` (either case) and a piece letter that
+/// a pocket can hold (`BR`, `wp`).
+fn arrival(text: &str) -> Option<(Color, PieceType)> {
+    let mut chars = text.chars();
+    let (side, piece, None) = (chars.next()?, chars.next()?, chars.next()) else {
+        return None;
+    };
+    let color = match side.to_ascii_uppercase() {
+        'W' => Color::White,
+        'B' => Color::Black,
+        _ => return None,
+    };
+    PieceType::from_char(piece)
+        .filter(|&k| k != PieceType::King)
+        .map(|k| (color, k))
 }
 
 #[cfg(test)]

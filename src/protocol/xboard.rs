@@ -11,12 +11,13 @@ use super::options::{self, MAX_HASH_MB, MAX_THREADS};
 use super::parse;
 use super::uci::NAME;
 use crate::bughouse::partner::{PartnerMessage, HELP};
+use crate::bughouse::pockets::{reconcile, PocketCounts, PocketSync};
 use crate::engine::{Clock, Engine, GoRequest, Listener, SitReason};
 use crate::position::outcome::{is_repetition, EndReason, Outcome};
 use crate::position::Position;
 use crate::rules::Variant;
 use crate::search::{Info, Limits, Score, SearchResult};
-use crate::types::Color;
+use crate::types::{Color, PieceType};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -118,10 +119,9 @@ pub struct Xboard {
     /// Our clock and the opponent's, in ms.
     time: Option<u64>,
     otim: Option<u64>,
-    /// `level MPS BASE INC`: moves per session (0: all), increment ms.
-    mps: u64,
-    inc: u64,
-    st: Option<u64>,
+    /// `level` or `st`, whichever came last: they cancel each other.
+    control: TimeControl,
+    /// `sd`: a depth limit beside either time control.
     sd: Option<i32>,
     partner: Option<String>,
     /// Search generation: results of aborted searches are ignored.
@@ -135,6 +135,38 @@ pub struct Xboard {
     /// understand (Sjeng says "Sorry, but I don't understand that
     /// command.") do not talk to each other for ever.
     answered_unknown_tell: bool,
+    /// After `setboard` the pockets are whatever the next `holding` says
+    /// (the engine's own account starts there).
+    pockets_unknown: bool,
+}
+
+/// CECP's time controls. `level` and `st` "are not used together" (the
+/// specification): each replaces the other; `sd` limits the depth beside
+/// either; `time` and `otim` set the clocks, which only `level` uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TimeControl {
+    /// `level MPS BASE INC`: MPS moves per session (0: the whole game),
+    /// INC the increment in ms (BASE sets the clocks until `time`/`otim`).
+    Clock {
+        /// Moves per session; 0 for the whole game.
+        mps: u64,
+        /// Increment per move, ms.
+        inc: u64,
+    },
+    /// `st TIME`: exactly this many ms a move; the clocks are not used.
+    PerMove(u64),
+}
+
+/// Pockets as `[WHITE] [BLACK]` (for `#` lines).
+fn pocket_text(counts: PocketCounts) -> String {
+    let side = |c: usize| -> String {
+        PieceType::POCKET
+            .iter()
+            .flat_map(|k| std::iter::repeat_n(k.char(), usize::from(counts[c][k.index()])))
+            .collect::<String>()
+            .to_ascii_uppercase()
+    };
+    format!("[{}] [{}]", side(0), side(1))
 }
 
 /// `Error (kind): text`; `text` is a refused argument or a refusal.
@@ -154,15 +186,14 @@ impl Xboard {
             post: false,
             time: None,
             otim: None,
-            mps: 0,
-            inc: 0,
-            st: None,
+            control: TimeControl::Clock { mps: 0, inc: 0 },
             sd: None,
             partner: None,
             generation: 0,
             searching: false,
             analyzing: false,
             answered_unknown_tell: false,
+            pockets_unknown: false,
         }
     }
 
@@ -232,24 +263,8 @@ impl Xboard {
             send("# no legal move: waiting for a piece to block the check");
             return;
         }
-        let (own, theirs) = (self.time, self.otim);
-        let (wtime, btime) = match self.engine_color {
-            Color::White => (own, theirs),
-            Color::Black => (theirs, own),
-        };
-        let movestogo = (self.mps > 0).then(|| {
-            let played = (self.engine.moves().len() as u64).div_ceil(2);
-            self.mps - played % self.mps
-        });
         let request = GoRequest {
-            clock: Clock {
-                wtime,
-                btime,
-                winc: self.inc,
-                binc: self.inc,
-                movestogo,
-                movetime: self.st,
-            },
+            clock: self.go_clock(),
             limits: Limits {
                 depth: self.sd,
                 multipv: 1,
@@ -265,6 +280,33 @@ impl Xboard {
         };
         self.searching = true;
         self.engine.go(request, Arc::new(output));
+    }
+
+    /// The clock of the engine's next search, from the time control in
+    /// force and `time`/`otim` (the engine's clock is `time`, whichever
+    /// colour it plays).
+    fn go_clock(&self) -> Clock {
+        let (own, theirs) = (self.time, self.otim);
+        let (wtime, btime) = match self.engine_color {
+            Color::White => (own, theirs),
+            Color::Black => (theirs, own),
+        };
+        let (mps, inc, movetime) = match self.control {
+            TimeControl::Clock { mps, inc } => (mps, inc, None),
+            TimeControl::PerMove(ms) => (0, 0, Some(ms)),
+        };
+        let movestogo = (mps > 0).then(|| {
+            let played = (self.engine.moves().len() as u64).div_ceil(2);
+            mps - played % mps
+        });
+        Clock {
+            wtime,
+            btime,
+            winc: inc,
+            binc: inc,
+            movestogo,
+            movetime,
+        }
     }
 
     /// Analysis mode: (re)starts the infinite search of the current
@@ -342,14 +384,46 @@ impl Xboard {
     fn usermove(&mut self, text: &str) {
         self.abort_search();
         let pos = *self.engine.position();
-        match pos.parse_uci_move(text) {
-            Ok(m) => {
-                self.engine.play(m);
-                self.maybe_think();
-                self.analyse();
-            }
-            Err(_) => send(&format!("Illegal move: {text}")),
+        let m = match pos.parse_uci_move(text) {
+            Ok(m) => m,
+            Err(_) => match self.drop_of_a_piece_on_its_way(text) {
+                Some(m) => m,
+                None => return send(&format!("Illegal move: {text}")),
+            },
+        };
+        self.engine.play(m);
+        self.maybe_think();
+        self.analyse();
+    }
+
+    /// On a bughouse board the server has judged the opponent's drop
+    /// already: a drop of a piece the engine's account has not got yet (a
+    /// `holding` still on its way, or one that raced the move) is legal
+    /// with that piece added. Then the piece is added, a `#` line says so,
+    /// and the drop is returned; `None` for anything else.
+    fn drop_of_a_piece_on_its_way(&mut self, text: &str) -> Option<crate::types::Move> {
+        let pos = *self.engine.position();
+        if !pos.rules().two_boards {
+            return None;
         }
+        let (letter, _) = text.trim().split_once('@')?;
+        let mut chars = letter.chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            return None;
+        };
+        let kind = PieceType::from_char(c).filter(|&k| k != PieceType::King)?;
+        let mover = pos.side_to_move();
+        let mut with_piece = pos;
+        with_piece.add_to_pocket(mover, kind).ok()?;
+        let m = with_piece.parse_uci_move(text).ok()?;
+        let mut pockets = self.engine.pocket_counts();
+        pockets[mover.index()][kind.index()] += 1;
+        self.engine.set_pockets(pockets).ok()?;
+        send(&format!(
+            "# usermove {text}: {mover:?} drops a {kind:?} its pocket did not hold here yet; \
+             taken as on its way"
+        ));
+        Some(m)
     }
 
     /// `memory` and `cores`: the table's option, the value brought within its bounds.
@@ -441,8 +515,9 @@ impl Xboard {
         // In analysis mode: the start position is analysed.
         self.force = self.analyzing;
         self.engine_color = Color::Black;
+        // The specification: `new` removes the `sd` limit and starts the
+        // clocks of a new game; the time control itself stays.
         self.sd = None;
-        self.st = None;
         self.answered_unknown_tell = false;
         self.analyse();
     }
@@ -520,36 +595,65 @@ impl Xboard {
     fn setboard(&mut self, arg: &str) {
         self.abort_search();
         match Position::from_fen(arg, self.engine.rules()) {
-            Ok(p) => self.engine.set_position(p, Vec::new()),
+            Ok(p) => {
+                self.engine.set_position(p, Vec::new());
+                self.pockets_unknown = p.rules().drops;
+            }
             Err(e) => error("bad FEN", format!("{arg}: {e}")),
         }
         self.analyse();
     }
 
     /// `holding [WHITE] [BLACK]`, optionally followed by the piece that
-    /// just arrived (`BR`). Changed pockets restart a search under way (in
-    /// analysis mode as a fresh analysis); the unchanged ones that xboard
-    /// repeats after every move leave it alone.
+    /// just arrived (`BR`). The engine keeps its own account of the
+    /// pockets: an arrival adds its piece, and brackets that a drop still
+    /// on its way explains leave the account alone (`bughouse::pockets`;
+    /// a `#` line says so); other differences, and the first line after a
+    /// `setboard`, replace it. Changed pockets restart a search under way
+    /// (in analysis mode as a fresh analysis); the unchanged ones that
+    /// xboard repeats after every move leave it alone.
     fn holding(&mut self, arg: &str) {
-        match parse::holding(arg) {
-            Ok(counts) if counts == self.engine.pocket_counts() => {}
-            Ok(counts) if self.analyzing => {
-                self.abort_search();
-                if let Err(e) = self.engine.set_pockets(counts) {
-                    error("holding", e);
-                }
-                self.analyse();
+        let line = match parse::cecp_holding(arg) {
+            Ok(line) => line,
+            Err(e) => return error("holding", &e),
+        };
+        let ours = self.engine.pocket_counts();
+        let pockets = if std::mem::take(&mut self.pockets_unknown) {
+            line.counts
+        } else {
+            let to_move = self.engine.position().side_to_move();
+            let engine = (!self.force && !self.analyzing).then_some(self.engine_color);
+            let sync = reconcile(ours, line.arrival, line.counts, to_move, engine);
+            match sync {
+                PocketSync::Agreed(_) => {}
+                PocketSync::InFlight { drop_of, .. } => send(&format!(
+                    "# holding [{arg}]: {drop_of:?}'s drop on its way explains the difference; \
+                     kept {}",
+                    pocket_text(sync.pockets())
+                )),
+                PocketSync::Resync(_) => send(&format!(
+                    "# holding [{arg}]: differs from {}; taken as the pockets",
+                    pocket_text(ours)
+                )),
             }
-            Ok(counts) => {
-                if let Err(e) = self.engine.set_pockets(counts) {
-                    error("holding", e);
-                }
-                // A piece may have arrived that an engine without a
-                // legal move was waiting for (a running search has
-                // already restarted on the new pockets).
-                self.maybe_think();
-            }
-            Err(e) => error("holding", &e),
+            sync.pockets()
+        };
+        if pockets == ours {
+            return;
+        }
+        if self.analyzing {
+            self.abort_search();
+        }
+        if let Err(e) = self.engine.set_pockets(pockets) {
+            error("holding", e);
+        }
+        if self.analyzing {
+            self.analyse();
+        } else {
+            // A piece may have arrived that an engine without a legal
+            // move was waiting for (a running search has already
+            // restarted on the new pockets).
+            self.maybe_think();
         }
     }
 
@@ -568,11 +672,11 @@ impl Xboard {
         }
     }
 
-    /// `st SECONDS`: a fixed time per move.
+    /// `st SECONDS`: exactly this long a move; replaces `level`.
     fn set_st(&mut self, arg: &str) {
         match arg.parse::<f64>() {
             Ok(s) if s > 0.0 && s.is_finite() => {
-                self.st = Some((s.min(1e9) * 1000.0) as u64);
+                self.control = TimeControl::PerMove((s.min(1e9) * 1000.0) as u64);
             }
             _ => error("bad st", arg),
         }
@@ -639,19 +743,40 @@ impl Xboard {
         }
     }
 
-    /// `level MPS BASE INC`, BASE as minutes or min:sec.
+    /// `level MPS BASE INC`, BASE as minutes or min:sec: a clock time
+    /// control, which replaces `st`. Both clocks start at BASE (the
+    /// `time` and `otim` that GUIs send before a move replace it).
     fn level(&mut self, rest: &[&str], arg: &str) {
         if rest.len() != 3 {
             return error("level needs MPS BASE INC", arg);
         }
-        match (rest[0].parse::<u64>(), rest[2].parse::<f64>()) {
-            (Ok(mps), Ok(inc)) if inc >= 0.0 && inc.is_finite() => {
-                self.mps = mps;
-                self.inc = (inc.min(1e9) * 1000.0) as u64;
+        match (
+            rest[0].parse::<u64>(),
+            level_base_ms(rest[1]),
+            rest[2].parse::<f64>(),
+        ) {
+            (Ok(mps), Some(base), Ok(inc)) if inc >= 0.0 && inc.is_finite() => {
+                self.control = TimeControl::Clock {
+                    mps,
+                    inc: (inc.min(1e9) * 1000.0) as u64,
+                };
+                self.time = Some(base);
+                self.otim = Some(base);
             }
             _ => error("bad level", arg),
         }
     }
+}
+
+/// `level`'s BASE in ms: minutes (`5`, `0.5`) or minutes and seconds
+/// (`0:30`, `2:05`); `None` for anything else.
+fn level_base_ms(text: &str) -> Option<u64> {
+    let (minutes, seconds) = match text.split_once(':') {
+        Some((m, s)) => (m.parse::<f64>().ok()?, s.parse::<f64>().ok()?),
+        None => (text.parse::<f64>().ok()?, 0.0),
+    };
+    let ms = (minutes * 60.0 + seconds) * 1000.0;
+    (ms.is_finite() && ms >= 0.0 && minutes >= 0.0 && seconds >= 0.0).then(|| ms.min(1e15) as u64)
 }
 
 /// Runs the xboard loop (the `xboard` line has been read).
@@ -669,4 +794,112 @@ pub fn run(tx: Sender<Event>, input: Receiver<Event>) {
         }
     }
     x.abort_search();
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// An xboard session whose results go nowhere.
+    fn session() -> Xboard {
+        let (tx, _rx) = std::sync::mpsc::channel();
+        Xboard::new(tx)
+    }
+
+    fn after(lines: &[&str]) -> Xboard {
+        let mut x = session();
+        for l in lines {
+            x.handle(l);
+        }
+        x
+    }
+
+    /// lichess-bot over xboard (python-chess) sends `st` for the first
+    /// move, then `level` and the clocks: the engine thought 2 s a move at
+    /// 10+0.1 and its clock went to -168 s. `level` ends `st`.
+    #[test]
+    fn level_after_st_plays_by_the_clock() {
+        let x = after(&["st 2", "level 0 0:08 0.1", "time 800", "otim 750"]);
+        let c = x.go_clock();
+        assert_eq!(c.movetime, None);
+        // The engine plays Black after `new`-less start: `time` is Black's.
+        assert_eq!((c.btime, c.wtime, c.binc), (Some(8000), Some(7500), 100));
+    }
+
+    #[test]
+    fn st_after_level_is_exact_time_per_move() {
+        let x = after(&["level 40 5 0", "time 30000", "st 2.5"]);
+        let c = x.go_clock();
+        assert_eq!(c.movetime, Some(2500));
+        assert_eq!((c.winc, c.binc, c.movestogo), (0, 0, None));
+    }
+
+    /// `sd` is orthogonal: it stays beside either control, and neither
+    /// control clears it; `new` does.
+    #[test]
+    fn sd_stays_beside_level_and_st_until_new() {
+        let mut x = after(&["sd 7", "st 1", "level 0 1 0"]);
+        assert_eq!(x.sd, Some(7));
+        assert_eq!(x.go_clock().movetime, None);
+        x.handle("st 3");
+        assert_eq!(x.sd, Some(7));
+        x.handle("new");
+        assert_eq!(x.sd, None);
+        // `new` keeps the time control (the specification resets clocks,
+        // not the control).
+        assert_eq!(x.go_clock().movetime, Some(3000));
+    }
+
+    /// `level` sets both clocks to BASE; `time`/`otim` replace them and
+    /// do not change the control; `mps` counts moves to the next session.
+    #[test]
+    fn time_and_otim_set_the_clocks_only() {
+        let mut x = after(&["level 40 0:30 0"]);
+        let c = x.go_clock();
+        assert_eq!(
+            (c.wtime, c.btime, c.movestogo),
+            (Some(30_000), Some(30_000), Some(40))
+        );
+        x.handle("time 1234");
+        x.handle("otim 99999999999999999999");
+        let c = x.go_clock();
+        assert_eq!(c.btime, Some(12_340));
+        assert!(c.wtime.is_some_and(|t| t > 30_000));
+        assert_eq!(c.movestogo, Some(40));
+        x.handle("st 1");
+        x.handle("time 500");
+        assert_eq!(x.go_clock().movetime, Some(1000));
+    }
+
+    #[test]
+    fn bad_time_controls_change_nothing() {
+        let mut x = after(&["level 0 2 1"]);
+        let before = x.go_clock();
+        for bad in [
+            "level 0 x 1",
+            "level 0 -2 1",
+            "level 0 2:xx 1",
+            "level 0 2 -1",
+            "level 0 2",
+            "st 0",
+            "st -1",
+            "st nan",
+            "st inf",
+        ] {
+            x.handle(bad);
+            assert_eq!(x.go_clock(), before, "{bad}");
+        }
+    }
+
+    #[test]
+    fn level_base_reads_minutes_and_seconds() {
+        assert_eq!(level_base_ms("5"), Some(300_000));
+        assert_eq!(level_base_ms("0:30"), Some(30_000));
+        assert_eq!(level_base_ms("2:05"), Some(125_000));
+        assert_eq!(level_base_ms("0.5"), Some(30_000));
+        assert_eq!(level_base_ms("-1"), None);
+        assert_eq!(level_base_ms("1:-5"), None);
+        assert_eq!(level_base_ms(""), None);
+    }
 }

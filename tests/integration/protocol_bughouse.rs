@@ -385,6 +385,145 @@ fn xboard_fics_holdings_are_read_by_bracket() {
     s.quit_ok();
 }
 
+/// fairyfishtest (Fairy-Stockfish's four-engine bughouse referee) computes
+/// a board's holdings from its own move list, which already holds the
+/// opponent's drop when the partner board's capture sends `holding` to
+/// both engines of this board; the drop itself comes after, as `usermove`.
+/// Taking the brackets as the pockets lost Black's pawn, `usermove P@e6`
+/// was called illegal, and the referee waited for ever (two hangs in two
+/// runs). The engine keeps its own account: the arrival (`WQ`) adds the
+/// queen, the brackets' missing pawn is Black's drop on its way.
+#[test]
+fn xboard_holding_that_counts_a_drop_still_to_come_keeps_the_piece() {
+    let mut s = Engine::start();
+    for line in [
+        "xboard",
+        "protover 2",
+        "new",
+        "variant bughouse",
+        "partner test",
+        "level 0 0:10 0",
+        "time 1000",
+        "otim 1000",
+        "go",
+    ] {
+        s.send(line);
+    }
+    let first = zippy_move(&mut s);
+    let mut pos = Position::startpos(Variant::Bughouse);
+    pos.make_move(pos.parse_uci_move(&first).unwrap());
+    // Black receives a pawn from the other board (the brackets say so).
+    s.send("holding [] [P] BP");
+    // The race: Black drops it on the referee's board; White's partner
+    // captures a queen; the line reaches the engine before the drop.
+    s.send("holding [Q] [] WQ");
+    s.send("time 990");
+    s.send("otim 980");
+    s.send("usermove P@e6");
+    let reply = zippy_move(&mut s);
+    pos.add_to_pocket(rukav::Color::Black, rukav::PieceType::Pawn)
+        .unwrap();
+    pos.make_move(pos.parse_uci_move("P@e6").unwrap());
+    pos.add_to_pocket(rukav::Color::White, rukav::PieceType::Queen)
+        .unwrap();
+    assert!(
+        pos.parse_uci_move(&reply).is_ok(),
+        "{reply} illegal in {}",
+        pos.fen()
+    );
+    s.quit_ok();
+}
+
+/// A drop whose piece the engine's account has not got yet (the `holding`
+/// that brings it is still on its way) is the server's word: played, with
+/// a `#` line, never `Illegal move` and a hang. Outside bughouse an
+/// impossible drop stays illegal.
+#[test]
+fn xboard_drop_before_its_holding_is_played() {
+    let mut s = Engine::start();
+    for line in [
+        "xboard",
+        "protover 2",
+        "new",
+        "variant bughouse",
+        "force",
+        "usermove e2e4",
+        "usermove N@f6",
+    ] {
+        s.send(line);
+    }
+    s.expect("the note", |l| l.starts_with("# usermove N@f6"));
+    s.send("ping 1");
+    let lines = s.read_until("pong", |l| l == "pong 1");
+    assert!(lines.iter().all(|l| !l.starts_with("Illegal")), "{lines:?}");
+    // The knight is on f6 and the pockets are empty: the next holding
+    // snapshot agrees without a note.
+    s.send("holding [] []");
+    s.send("usermove g1f3");
+    s.send("ping 2");
+    let lines = s.read_until("pong", |l| l == "pong 2");
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.starts_with('#') && !l.starts_with("Illegal")),
+        "{lines:?}"
+    );
+    // A drop on an occupied square is illegal whatever the pockets.
+    s.send("usermove N@e4");
+    s.expect("illegal", |l| l == "Illegal move: N@e4");
+    s.send("variant crazyhouse");
+    s.send("force");
+    s.send("usermove N@f3");
+    s.expect("illegal in crazyhouse", |l| l == "Illegal move: N@f3");
+    s.quit_ok();
+}
+
+/// The engine's own drop is not given back by a line computed before the
+/// server saw it (`holding` still counting the dropped knight), and a
+/// difference no move on its way explains is taken from the brackets.
+#[test]
+fn xboard_holding_keeps_the_engines_own_drop_and_resyncs_otherwise() {
+    let mut s = Engine::start();
+    for line in [
+        "xboard",
+        "protover 2",
+        "new",
+        "variant bughouse",
+        "force",
+        "usermove e2e4",
+        "usermove e7e5",
+        "holding [N] [] WN",
+        "usermove N@f3",
+        // Stale: still counts White's knight, and brings Black a pawn.
+        "holding [N] [P] BP",
+    ] {
+        s.send(line);
+    }
+    s.expect("kept", |l| {
+        l.starts_with("# holding") && l.contains("on its way")
+    });
+    // White's knight is gone: dropping another is illegal on this board
+    // only if White has none (Black to move, so test Black's pawn).
+    s.send("usermove P@d6");
+    s.send("ping 1");
+    let lines = s.read_until("pong", |l| l == "pong 1");
+    assert!(lines.iter().all(|l| !l.starts_with("Illegal")), "{lines:?}");
+    // Now White to move, with nothing in hand by the account; brackets
+    // that say White holds two rooks cannot be a drop on its way.
+    s.send("holding [RR] []");
+    s.expect("resync", |l| {
+        l.starts_with("# holding") && l.contains("taken as")
+    });
+    s.send("usermove R@a3");
+    s.send("usermove P@c6");
+    s.send("ping 2");
+    let lines = s.read_until("pong", |l| l == "pong 2");
+    // P@c6: Black has no pawn any more, but this is bughouse: the server's
+    // word, played with a note; R@a3 is White's own rook.
+    assert!(lines.iter().all(|l| !l.starts_with("Illegal")), "{lines:?}");
+    s.quit_ok();
+}
+
 /// Sjeng greets its partner and answers what it does not understand with
 /// "Sorry, but I don't understand that command."; answering that again
 /// would make two bots talk for ever. One answer a game, its requests read.
