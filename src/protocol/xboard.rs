@@ -375,10 +375,13 @@ impl Xboard {
         }
         let text = self.engine.position().uci_move(r.best);
         self.engine.play(r.best);
+        // No result claim after the engine's own move, as Fairy-Stockfish:
+        // the GUI or referee judges the move it has just received, and a
+        // referee that stops reading after a mating move (fairyfishtest)
+        // finds the claim in the pipe as the answer to its next game's
+        // first `go` ("Illegal move: None"). The result is stated when the
+        // engine is asked to move in a finished game (`maybe_think`).
         send(&format!("move {text}"));
-        if let Some(o) = self.game_over() {
-            send(&result_line(&o));
-        }
     }
 
     fn usermove(&mut self, text: &str) {

@@ -524,6 +524,39 @@ fn xboard_holding_keeps_the_engines_own_drop_and_resyncs_otherwise() {
     s.quit_ok();
 }
 
+/// fairyfishtest stops reading an engine once its move ends the game, and
+/// takes the next line it reads as the answer to the next game's first
+/// `go`: a result claim printed after the engine's own mating move became
+/// "Illegal move: None" and a lost game. Like Fairy-Stockfish, the engine
+/// claims nothing after its own move.
+#[test]
+fn xboard_no_claim_follows_the_engines_own_mating_move() {
+    let mut s = Engine::start();
+    for line in [
+        "xboard",
+        "protover 2",
+        "new",
+        "variant crazyhouse",
+        "force",
+        "setboard r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR[] w KQkq - 4 4",
+        "sd 3",
+        "go",
+    ] {
+        s.send(line);
+    }
+    assert_eq!(zippy_move(&mut s), "h5f7");
+    s.send("new");
+    s.send("ping 1");
+    let lines = s.read_until("pong", |l| l == "pong 1");
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.starts_with("1-0") && !l.starts_with("0-1") && !l.starts_with("1/2")),
+        "{lines:?}"
+    );
+    s.quit_ok();
+}
+
 /// Sjeng greets its partner and answers what it does not understand with
 /// "Sorry, but I don't understand that command."; answering that again
 /// would make two bots talk for ever. One answer a game, its requests read.
