@@ -630,12 +630,12 @@ impl Xboard {
             match sync {
                 PocketSync::Agreed(_) => {}
                 PocketSync::InFlight { drop_of, .. } => send(&format!(
-                    "# holding [{arg}]: {drop_of:?}'s drop on its way explains the difference; \
+                    "# holding {arg}: {drop_of:?}'s drop on its way explains the difference; \
                      kept {}",
                     pocket_text(sync.pockets())
                 )),
                 PocketSync::Resync(_) => send(&format!(
-                    "# holding [{arg}]: differs from {}; taken as the pockets",
+                    "# holding {arg}: differs from {}; taken as the pockets",
                     pocket_text(ours)
                 )),
             }
