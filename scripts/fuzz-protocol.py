@@ -32,8 +32,8 @@ FENS = [
     "7k/6Q1/6K1/8/8/8/8/8[] b - - 0 1",
     "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 10 -+",
 ]
-VARIANTS = ["chess", "crazyhouse", "bughouse", "antichess", "giveaway", "kingschess", "xiangqi", ""]
-CECP_VARIANTS = ["normal", "crazyhouse", "bughouse", "suicide", "giveaway", "kingschess", "losers", ""]
+VARIANTS = ["chess", "crazyhouse", "bughouse", "antichess", "giveaway", "suicide", "kingschess", "xiangqi", ""]
+CECP_VARIANTS = ["normal", "crazyhouse", "bughouse", "suicide", "antichess", "giveaway", "kingschess", "losers", ""]
 OPTIONS = ["Hash", "Threads", "MultiPV", "Move Overhead", "UCI_Variant", "DropCheck", "DropMate",
            "PawnDrop7th", "PawnDrop2nd", "PromotedRevert", "DroppedRookCastles", "PromotionRule",
            "UCI_Bughouse", "PartnerMessages", "EvalFile", "Use NNUE", "Ponder", "Clear Hash", "Nope"]

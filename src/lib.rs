@@ -1,4 +1,4 @@
-//! Rukav: a chess engine for crazyhouse, bughouse, antichess, giveaway,
+//! Rukav: a chess engine for crazyhouse, bughouse, antichess, giveaway, suicide,
 //! King's chess and chess.
 //!
 //! Layers, each depending only on those before it:

@@ -11,8 +11,8 @@ use std::process::ExitCode;
 #[command(
     name = "rukav",
     version,
-    about = "Rukav: a chess engine for crazyhouse, bughouse, antichess, giveaway, King's chess and chess",
-    long_about = "Rukav: a chess engine for crazyhouse, bughouse, antichess, giveaway, King's chess and chess.\n\n\
+    about = "Rukav: a chess engine for crazyhouse, bughouse, antichess, giveaway, suicide, King's chess and chess",
+    long_about = "Rukav: a chess engine for crazyhouse, bughouse, antichess, giveaway, suicide, King's chess and chess.\n\n\
         Run without a subcommand, rukav is the engine: it speaks UCI on stdin/stdout \
         (type `uci`), or xboard/CECP when the first line it reads is `xboard`. \
         GUIs (CuteChess, xboard), python-chess and lichess-bot start it that way. \

@@ -21,16 +21,21 @@ pub enum Variant {
     Giveaway,
     /// King's chess: chess with a king-move duty per control period.
     KingsChess,
+    /// FICS suicide: antichess, except that a side to move without a legal
+    /// move wins with fewer pieces than the opponent, loses with more, and
+    /// draws with as many.
+    Suicide,
 }
 
 impl Variant {
     /// Every variant, in the order the UCI combo lists them.
-    pub const ALL: [Variant; 6] = [
+    pub const ALL: [Variant; 7] = [
         Variant::Chess,
         Variant::Crazyhouse,
         Variant::Bughouse,
         Variant::Antichess,
         Variant::Giveaway,
+        Variant::Suicide,
         Variant::KingsChess,
     ];
 
@@ -43,12 +48,13 @@ impl Variant {
             Variant::Antichess => "antichess",
             Variant::Giveaway => "giveaway",
             Variant::KingsChess => "kingschess",
+            Variant::Suicide => "suicide",
         }
     }
 
     /// The variant's fixed number in file formats (datagen records, network
     /// headers): chess 0, crazyhouse 1, bughouse 2, antichess 3, giveaway 4,
-    /// King's chess 5. Never renumbered; a new variant takes the next free
+    /// King's chess 5, suicide 6. Never renumbered; a new variant takes the next free
     /// number, whatever its place in [`Variant::ALL`].
     pub const fn id(self) -> u8 {
         match self {
@@ -58,6 +64,7 @@ impl Variant {
             Variant::Antichess => 3,
             Variant::Giveaway => 4,
             Variant::KingsChess => 5,
+            Variant::Suicide => 6,
         }
     }
 
@@ -70,6 +77,7 @@ impl Variant {
             3 => Variant::Antichess,
             4 => Variant::Giveaway,
             5 => Variant::KingsChess,
+            6 => Variant::Suicide,
             _ => return None,
         })
     }
@@ -83,6 +91,7 @@ impl Variant {
             Variant::Antichess => ANTICHESS,
             Variant::Giveaway => GIVEAWAY,
             Variant::KingsChess => KINGSCHESS,
+            Variant::Suicide => SUICIDE,
         }
     }
 
@@ -118,7 +127,8 @@ impl FromStr for Variant {
             "chess" | "standard" | "normal" => Variant::Chess,
             "crazyhouse" | "zh" => Variant::Crazyhouse,
             "bughouse" => Variant::Bughouse,
-            "antichess" | "suicide" => Variant::Antichess,
+            "antichess" => Variant::Antichess,
+            "suicide" => Variant::Suicide,
             "giveaway" => Variant::Giveaway,
             "kingschess" | "kings" => Variant::KingsChess,
             _ => return Err(UnknownVariant(s.trim().to_string())),
@@ -146,6 +156,20 @@ pub enum PromotionRule {
     Gambler,
 }
 
+/// What a side to move that has no legal move (and is not mated: no
+/// royal king, or not in check) gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StalemateRule {
+    /// A draw (chess, crazyhouse, King's chess; a bughouse board waits for
+    /// a piece instead, see [`Rules::two_boards`]).
+    Draw,
+    /// The stalemated side wins (lichess antichess, FICS giveaway).
+    Wins,
+    /// FICS suicide: the stalemated side wins with fewer pieces on the
+    /// board than the opponent, loses with more, and draws with as many.
+    FewerPiecesWin,
+}
+
 /// Everything the variants differ in. Variants are `const`s built by struct update.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
@@ -159,14 +183,18 @@ pub struct Rules {
     pub two_boards: bool,
     /// The king is royal: check, mate, no moving into check.
     pub royal_king: bool,
-    /// Captures are compulsory (antichess, giveaway).
+    /// Captures are compulsory (antichess, giveaway, suicide).
     pub must_capture: bool,
     /// Castling exists.
     pub castling: bool,
     /// Pawns may promote to a king.
     pub promote_to_king: bool,
-    /// Losing all pieces or being stalemated wins (antichess, giveaway).
+    /// Losing all pieces wins, and the search plays to lose material
+    /// (antichess, giveaway, suicide); what a stalemate gives is
+    /// [`Rules::stalemate`].
     pub losers_win: bool,
+    /// What a side to move without a legal move gets (mate aside).
+    pub stalemate: StalemateRule,
     /// King's chess: a king move is due in every control period.
     pub king_duty: bool,
     /// Drops may give check.
@@ -205,6 +233,7 @@ pub const CHESS: Rules = Rules {
     castling: true,
     promote_to_king: false,
     losers_win: false,
+    stalemate: StalemateRule::Draw,
     king_duty: false,
     drop_check: true,
     drop_mate: true,
@@ -242,6 +271,7 @@ pub const ANTICHESS: Rules = Rules {
     castling: false,
     promote_to_king: true,
     losers_win: true,
+    stalemate: StalemateRule::Wins,
     ..CHESS
 };
 
@@ -249,6 +279,14 @@ pub const ANTICHESS: Rules = Rules {
 pub const GIVEAWAY: Rules = Rules {
     variant: Variant::Giveaway,
     castling: true,
+    ..ANTICHESS
+};
+
+/// FICS suicide: antichess (no castling) where a stalemate is decided by
+/// the number of pieces (see [`StalemateRule::FewerPiecesWin`]).
+pub const SUICIDE: Rules = Rules {
+    variant: Variant::Suicide,
+    stalemate: StalemateRule::FewerPiecesWin,
     ..ANTICHESS
 };
 
@@ -370,6 +408,20 @@ mod tests {
         const { assert!(BUGHOUSE.drops && !BUGHOUSE.captures_to_hand) };
         const { assert!(GIVEAWAY.castling && !ANTICHESS.castling) };
         const { assert!(KINGSCHESS.king_duty && KINGSCHESS.royal_king) };
+        const { assert!(SUICIDE.losers_win && SUICIDE.must_capture && !SUICIDE.castling) };
+        assert_eq!(
+            SUICIDE,
+            Rules {
+                variant: Variant::Suicide,
+                stalemate: StalemateRule::FewerPiecesWin,
+                ..ANTICHESS
+            }
+        );
+        assert_eq!(ANTICHESS.stalemate, StalemateRule::Wins);
+        assert_eq!(GIVEAWAY.stalemate, StalemateRule::Wins);
+        assert_eq!(CHESS.stalemate, StalemateRule::Draw);
+        assert_eq!("suicide".parse::<Variant>(), Ok(Variant::Suicide));
+        assert_eq!("antichess".parse::<Variant>(), Ok(Variant::Antichess));
         for v in Variant::ALL {
             assert_eq!(v.name().parse::<Variant>().unwrap(), v);
             assert_eq!(v.rules().variant, v);
@@ -387,12 +439,13 @@ mod tests {
             (Variant::Antichess, 3),
             (Variant::Giveaway, 4),
             (Variant::KingsChess, 5),
+            (Variant::Suicide, 6),
         ];
         for (v, id) in pinned {
             assert_eq!(v.id(), id);
             assert_eq!(Variant::from_id(id), Some(v));
         }
-        assert_eq!(Variant::from_id(6), None);
+        assert_eq!(Variant::from_id(7), None);
         assert_eq!(pinned.len(), Variant::ALL.len());
     }
 }

@@ -169,7 +169,7 @@ impl Curve {
 pub fn model(variant: Variant) -> &'static Model {
     match variant {
         Variant::Crazyhouse | Variant::Bughouse => &CRAZYHOUSE,
-        Variant::Antichess | Variant::Giveaway => &ANTICHESS,
+        Variant::Antichess | Variant::Giveaway | Variant::Suicide => &ANTICHESS,
         Variant::Chess | Variant::KingsChess => &CHESS,
     }
 }

@@ -3,7 +3,7 @@
 
 use super::encoding::{decode, locate, Signature, Table, TableResult};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{Rules, StalemateRule};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -151,12 +151,16 @@ pub(super) fn better(a: TableResult, b: TableResult) -> TableResult {
 }
 
 /// Whether tables built under antichess rules give the results of
-/// positions played under `rules`: losing wins, captures compulsory,
-/// promotion to king, no royal king, no drops. Giveaway qualifies (it
-/// differs in castling, and positions with castling rights are not
-/// probed), and so do the house rules, which all concern drops.
+/// positions played under `rules`: losing wins, a stalemated side wins,
+/// captures compulsory, promotion to king, no royal king, no drops.
+/// Giveaway qualifies (it differs in castling, and positions with castling
+/// rights are not probed), and so do the house rules, which all concern
+/// drops. Suicide does not: its stalemates go by the number of pieces
+/// ([`StalemateRule::FewerPiecesWin`]), so the results of positions that
+/// can reach a stalemate differ; it has no tables.
 pub fn covers(rules: &Rules) -> bool {
     rules.losers_win
+        && rules.stalemate == StalemateRule::Wins
         && rules.must_capture
         && rules.promote_to_king
         && !rules.royal_king

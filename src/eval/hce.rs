@@ -4,7 +4,7 @@
 //! Scores are centipawns from the side to move's view. Drop variants count
 //! pieces in hand as material (worth more than on the board) and weigh king
 //! safety by drop threats: empty squares near the king where the opponent's
-//! pocket pieces could land with check. Antichess and giveaway have an
+//! pocket pieces could land with check. Antichess, giveaway and suicide have an
 //! evaluation of their own, where material is a liability.
 
 use crate::attacks;
@@ -426,7 +426,7 @@ fn duty_pressure(pos: &Position, c: Color) -> i32 {
     -(cramped + 10) / (left + 1)
 }
 
-/// Antichess/giveaway: fewer pieces is better, and so is an opponent forced
+/// Antichess/giveaway/suicide: fewer pieces is better, and so is an opponent forced
 /// to take; a lone king or few pawns are good. Tempo decides most games:
 /// owing a capture is bad, a move that forces the opponent to capture is
 /// good, and mobility keeps those moves available.
@@ -511,7 +511,7 @@ fn evaluate_antichess(pos: &Position, wt: &Weights, trace: Option<&mut Trace>) -
 /// Game phase weight per piece on the board (P N B R Q K): 24 with all
 /// pieces. Chess blends its middlegame and endgame values over 0-24.
 const PIECE_PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
-/// Antichess and giveaway blend theirs over a narrower range of
+/// Antichess, giveaway and suicide blend theirs over a narrower range of
 /// [`PIECE_PHASE`]: the middlegame weights alone at `ANTI_PHASE_EG +
 /// ANTI_PHASE_SPAN` (22, nearly all pieces) or more, the endgame weights
 /// alone at `ANTI_PHASE_EG` (6: a queen and a rook, or six minor pieces) or

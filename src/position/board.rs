@@ -80,7 +80,7 @@ impl Position {
         }
     }
 
-    /// A position of a variant without a royal king (antichess, giveaway)
+    /// A position of a variant without a royal king (antichess, giveaway, suicide)
     /// holding only `pieces`, `side` to move, without castling rights or an
     /// en-passant square, clocks at their start: how endgame tables make
     /// their positions. `None` for a royal-king variant, two pieces on one

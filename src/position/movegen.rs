@@ -210,7 +210,7 @@ impl Position {
     }
 
     /// Legal captures and promotions (all evasions when in check; every legal
-    /// move in antichess/giveaway when a capture is forced) for quiescence.
+    /// move in antichess/giveaway/suicide when a capture is forced) for quiescence.
     pub fn generate_tactical<S: MoveSink>(&self, sink: &mut S) {
         if self.rules().royal_king {
             if self.in_check() {

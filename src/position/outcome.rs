@@ -2,6 +2,7 @@
 
 use super::board::Position;
 use super::movegen::MoveCounter;
+use crate::rules::StalemateRule;
 use crate::types::{Color, PieceType};
 use std::fmt;
 
@@ -10,9 +11,14 @@ use std::fmt;
 pub enum EndReason {
     /// The side to move is mated (bughouse: with no empty interposition square).
     Checkmate,
-    /// The side to move has no legal move and is not in check.
+    /// The side to move has no legal move and is not in check: a draw (in
+    /// suicide when both sides have as many pieces), or in antichess and
+    /// giveaway a win for the stalemated side.
     Stalemate,
-    /// Antichess/giveaway: the side to move has no pieces left.
+    /// Suicide: the side to move has no legal move, and the side with
+    /// fewer pieces on the board wins.
+    FewerPieces,
+    /// Antichess/giveaway/suicide: the side to move has no pieces left.
     NoPieces,
     /// King's chess: the side to move has no king move on the last move of a period.
     KingDutyMissed,
@@ -22,6 +28,18 @@ pub enum EndReason {
     Repetition,
     /// Neither side can mate (chess and King's chess only).
     InsufficientMaterial,
+}
+
+/// A game's end seen from one side (the side to move, unless said
+/// otherwise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SideResult {
+    /// That side wins.
+    Win,
+    /// Nobody wins.
+    Draw,
+    /// That side loses.
+    Loss,
 }
 
 /// The result of a finished game.
@@ -88,9 +106,19 @@ impl Position {
                 });
             }
             if !self.has_legal_move() {
-                return Some(Outcome::Win {
-                    winner: us,
-                    reason: EndReason::Stalemate,
+                let reason = match rules.stalemate {
+                    StalemateRule::FewerPiecesWin => EndReason::FewerPieces,
+                    StalemateRule::Wins | StalemateRule::Draw => EndReason::Stalemate,
+                };
+                return Some(match self.stalemate_result() {
+                    SideResult::Win => Outcome::Win { winner: us, reason },
+                    SideResult::Loss => Outcome::Win {
+                        winner: us.flip(),
+                        reason,
+                    },
+                    SideResult::Draw => Outcome::Draw {
+                        reason: EndReason::Stalemate,
+                    },
                 });
             }
             return None;
@@ -133,6 +161,32 @@ impl Position {
             });
         }
         None
+    }
+
+    /// The result for the side to move, were it without a legal move and
+    /// not mated, by [`crate::rules::Rules::stalemate`]: the caller knows
+    /// that there is no legal move (this does not look). In suicide the
+    /// side with fewer pieces on the board wins; a side with no pieces left
+    /// wins (as [`Position::outcome`] says) even on an empty board.
+    #[inline]
+    pub fn stalemate_result(&self) -> SideResult {
+        match self.rules().stalemate {
+            StalemateRule::Draw => SideResult::Draw,
+            StalemateRule::Wins => SideResult::Win,
+            StalemateRule::FewerPiecesWin => {
+                let us = self.side_to_move();
+                let ours = self.color_bb(us).count();
+                let theirs = self.color_bb(us.flip()).count();
+                if ours == 0 {
+                    return SideResult::Win;
+                }
+                match ours.cmp(&theirs) {
+                    std::cmp::Ordering::Less => SideResult::Win,
+                    std::cmp::Ordering::Equal => SideResult::Draw,
+                    std::cmp::Ordering::Greater => SideResult::Loss,
+                }
+            }
+        }
     }
 
     /// Bughouse mate rule: is the side to move in a single check with at

@@ -28,7 +28,8 @@ pub fn variant_from_cecp(name: &str) -> Option<Variant> {
         "normal" => Some(Variant::Chess),
         "crazyhouse" => Some(Variant::Crazyhouse),
         "bughouse" => Some(Variant::Bughouse),
-        "suicide" | "antichess" => Some(Variant::Antichess),
+        "antichess" => Some(Variant::Antichess),
+        "suicide" => Some(Variant::Suicide),
         "giveaway" => Some(Variant::Giveaway),
         "kingschess" => Some(Variant::KingsChess),
         _ => None,
@@ -42,6 +43,7 @@ pub fn result_line(o: &Outcome) -> String {
         Outcome::Win { winner, reason } => match reason {
             EndReason::Checkmate => format!("{} mates", name(winner)),
             EndReason::Stalemate => format!("{} is stalemated and wins", name(winner)),
+            EndReason::FewerPieces => format!("{} has fewer pieces", name(winner)),
             EndReason::NoPieces => format!("{} has no pieces left and wins", name(winner)),
             EndReason::KingDutyMissed => {
                 format!("{} missed the king-move duty", name(winner.flip()))
@@ -201,7 +203,7 @@ impl Xboard {
         send(&format!(
             "feature ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
              colors=0 san=0 memory=1 smp=1 pause=0 nps=0 debug=1 \
-             variants=\"normal,crazyhouse,bughouse,suicide,giveaway,kingschess\" myname=\"{NAME}\""
+             variants=\"normal,crazyhouse,bughouse,suicide,antichess,giveaway,kingschess\" myname=\"{NAME}\""
         ));
         for o in options::table() {
             if !matches!(

@@ -32,10 +32,10 @@ struct Node {
     static_eval: i32,
     /// The static evaluation is better than two plies before.
     improving: bool,
-    /// Antichess or giveaway (whose legal moves are in the node's picker
+    /// Antichess, giveaway or suicide (whose legal moves are in the node's picker
     /// already: generated before pruning, see `read_node`).
     losers: bool,
-    /// Antichess and giveaway: a capture is compulsory here.
+    /// Antichess, giveaway and suicide: a capture is compulsory here.
     forced: bool,
     /// The variant family's pruning and reduction parameters.
     pruning: Pruning,
@@ -43,7 +43,7 @@ struct Node {
     excluded: Move,
 }
 
-/// Pruning and reduction parameters that antichess and giveaway tune on
+/// Pruning and reduction parameters that antichess, giveaway and suicide tune on
 /// their own (SPSA, docs/measurements.md), chosen once per node.
 #[derive(Clone, Copy)]
 struct Pruning {
@@ -64,7 +64,7 @@ struct Pruning {
 }
 
 impl Pruning {
-    /// The parameters of antichess and giveaway (`losers`) or of the others.
+    /// The parameters of antichess, giveaway and suicide (`losers`) or of the others.
     #[inline(always)]
     fn of(losers: bool) -> Pruning {
         if losers {
@@ -386,7 +386,7 @@ impl Worker {
         let improving =
             !in_check && ply >= 2 && static_eval > self.stack.before(ply, 2).static_eval;
         let losers = pos.rules().losers_win;
-        // Antichess and giveaway: the moves are known before pruning, since
+        // Antichess, giveaway and suicide: the moves are known before pruning, since
         // a compulsory capture changes everything about this node (no
         // pruning on the static evaluation, no reductions: forced lines are
         // narrow, and they decide games).

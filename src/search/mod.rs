@@ -22,7 +22,7 @@
 //! | [`strength`] | the strength levels (`Skill Level`, `UCI_Elo`) and the weakened move choice |
 //! | [`worker`] | the state of one search thread |
 //! | [`tt`] | the shared transposition table |
-//! | [`pns`] | the proof-number solver for antichess and giveaway (df-pn) |
+//! | [`pns`] | the proof-number solver for antichess, giveaway and suicide (df-pn) |
 
 //!
 //! The search never prints: it reports typed results through a callback.

@@ -56,7 +56,7 @@ pub(super) fn is_bad_tactical(score: i32) -> bool {
     score < QUIET_FLOOR
 }
 
-/// Antichess and giveaway: the quiet move `m` (not a capture or a
+/// Antichess, giveaway and suicide: the quiet move `m` (not a capture or a
 /// promotion) goes to a square the opponent attacks, so the opponent must
 /// capture: tactical, ordered early and never pruned or reduced.
 #[inline(always)]

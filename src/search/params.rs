@@ -118,24 +118,24 @@ search_params! {
     lmp_extra: 2, 0, 6, 1;
     /// Late move pruning: the limit is divided by this when the evaluation does not improve.
     lmp_not_improving_div: 2, 1, 4, 1;
-    /// Antichess and giveaway: margins on the static evaluation are this many times wider.
+    /// Antichess, giveaway and suicide: margins on the static evaluation are this many times wider.
     losers_margin_scale: 2, 1, 6, 1;
-    /// Antichess and giveaway: `lmp_base`.
+    /// Antichess, giveaway and suicide: `lmp_base`.
     losers_lmp_base: 2, 1, 8, 1;
-    /// Antichess and giveaway: `rfp_depth`.
+    /// Antichess, giveaway and suicide: `rfp_depth`.
     losers_rfp_depth: 4, 3, 10, 1;
-    /// Antichess and giveaway: `rfp_margin`.
+    /// Antichess, giveaway and suicide: `rfp_margin`.
     losers_rfp_margin: 77, 30, 200, 10;
-    /// Antichess and giveaway: `lmp_extra`.
+    /// Antichess, giveaway and suicide: `lmp_extra`.
     losers_lmp_extra: 0, 0, 6, 1;
-    /// Antichess and giveaway: `lmp_not_improving_div`.
+    /// Antichess, giveaway and suicide: `lmp_not_improving_div`.
     losers_lmp_not_improving_div: 3, 1, 4, 1;
-    /// Antichess and giveaway: `lmr_min_depth`.
+    /// Antichess, giveaway and suicide: `lmr_min_depth`.
     losers_lmr_min_depth: 2, 2, 6, 1;
-    /// Antichess and giveaway: quiescence searches every compulsory capture
+    /// Antichess, giveaway and suicide: quiescence searches every compulsory capture
     /// (does not stand pat) when there are at most this many.
     losers_qs_forced: 1, 1, 4, 1;
-    /// Antichess and giveaway: the network's share of the evaluation in
+    /// Antichess, giveaway and suicide: the network's share of the evaluation in
     /// percent, where a network serves the variant; the rest is the
     /// hand-written evaluation's. Alone, the antichess network lost by
     /// about 470 Elo to the hand-written evaluation (nets/README.md).
@@ -315,7 +315,7 @@ pub fn spsa_lines() -> Vec<String> {
 
 /// The network's share, in percent, of the evaluation of a variant that a
 /// network serves; the rest is the hand-written evaluation's
-/// ([`crate::eval::mix_evaluations`]). 100 but in antichess and giveaway
+/// ([`crate::eval::mix_evaluations`]). 100 but in antichess, giveaway and suicide
 /// ([`losers_net_share`]).
 pub fn net_share(rules: &crate::rules::Rules) -> i32 {
     if rules.losers_win {

@@ -14,6 +14,7 @@ use crate::endgames::{TableResult, Tables};
 use crate::eval::evaluate;
 use crate::eval::nnue::{Accumulator, Network};
 use crate::position::movegen::MoveCounter;
+use crate::position::outcome::SideResult;
 use crate::position::Position;
 use crate::types::{Move, PieceType};
 use std::sync::atomic::Ordering;
@@ -80,7 +81,7 @@ pub struct Worker {
     /// The network in use for this root (see [`Limits::net`]).
     pub(super) net: Option<Arc<Network>>,
     /// The network's share of the evaluation in percent (the rest is the
-    /// hand-written evaluation's): 100 but in antichess and giveaway
+    /// hand-written evaluation's): 100 but in antichess, giveaway and suicide
     /// ([`params::losers_net_share`]).
     pub(super) net_share: i32,
     /// Antichess and giveaway: the endgame tables for this root's rules.
@@ -368,11 +369,17 @@ impl Worker {
         false
     }
 
-    /// The score when the side to move has no legal move.
+    /// The score when the side to move has no legal move (in the losing
+    /// variants also when it has no pieces: it wins, by either stalemate
+    /// rule).
     pub(super) fn terminal_score(&self, pos: &Position, ply: usize) -> i32 {
         let rules = pos.rules();
         if rules.losers_win {
-            return MATE - ply as i32;
+            return match pos.stalemate_result() {
+                SideResult::Win => MATE - ply as i32,
+                SideResult::Draw => 0,
+                SideResult::Loss => -MATE + ply as i32,
+            };
         }
         if pos.in_check() {
             return -MATE + ply as i32;

@@ -1,5 +1,5 @@
 //! Self-play data generation (`rukav datagen`): games played by the engine
-//! against itself, their quiet positions (in antichess and giveaway all of
+//! against itself, their quiet positions (in antichess, giveaway and suicide all of
 //! them) written as [`Record`]s in game order, reproducible byte for byte,
 //! resumable from a progress file.
 //!

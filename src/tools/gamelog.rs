@@ -60,7 +60,7 @@ impl GameLog {
     /// in check, whose best move is neither a capture nor a promotion and
     /// whose score is within ±2000, each with the game's result.
     ///
-    /// Antichess and giveaway (`losers_win`) also keep the plies whose move
+    /// Antichess, giveaway and suicide (`losers_win`) also keep the plies whose move
     /// is a capture or a promotion: a capture there is compulsory, and the
     /// search evaluates such positions statically too (pruning margins,
     /// quiescence with several captures to choose from), so an evaluation

@@ -12,7 +12,7 @@
 //! | 38 | flags: bit 0 Black to move; bits 1-4 castling rights (K Q k q); bit 5/6 King's-chess duty done (White/Black) |
 //! | 39 | en-passant square (255: none) |
 //! | 40 | half-move clock (capped at 255) |
-//! | 41 | variant (`Variant::id`: chess 0, crazyhouse 1, bughouse 2, antichess 3, giveaway 4, kingschess 5) |
+//! | 41 | variant (`Variant::id`: chess 0, crazyhouse 1, bughouse 2, antichess 3, giveaway 4, kingschess 5, suicide 6) |
 //! | 42..44 | full-move number (u16) |
 //! | 44..46 | search score, White's view, centipawns (i16) |
 //! | 46 | game result: 0 Black won, 1 draw, 2 White won |
@@ -41,7 +41,7 @@ pub fn quiet_ply(pos: &Position, best: Move) -> bool {
 
 /// Whether data generation writes the ply of `best` in `pos`, searched to
 /// `score` (either view), as a record: a quiet ply within the score limit.
-/// (Antichess and giveaway also keep their other plies, with a label taken
+/// (Antichess, giveaway and suicide also keep their other plies, with a label taken
 /// from a later ply: `GameLog::records` in `src/tools/gamelog.rs`.)
 pub fn is_record_ply(pos: &Position, best: Move, score: i32) -> bool {
     quiet_ply(pos, best) && score.abs() < RECORD_SCORE_LIMIT

@@ -1,6 +1,6 @@
 //! The integration tests, one module per concern, in one test crate. Each
 //! test crate links the whole engine (with the release profile's LTO), so
-//! two crates instead of nineteen save most of the test build; the other is
+//! two crates instead of twenty save most of the test build; the other is
 //! `tests/untrusted_numbers.rs`, which CI also runs in a debug build.
 
 #[path = "../common/mod.rs"]
@@ -22,6 +22,7 @@ mod pv_legality;
 mod python_chess;
 mod robustness;
 mod search;
+mod suicide;
 mod uci_features;
 mod uci_session;
 mod xboard_analysis;

@@ -9,7 +9,7 @@
 //!   making every legal move on a copy);
 //! - every generated move is unique, `count_legal()` agrees with
 //!   `legal_moves()`, and no move leaves the mover's royal king attacked;
-//! - variant invariants: forced captures (antichess, giveaway), King's-chess
+//! - variant invariants: forced captures (antichess, giveaway, suicide), King's-chess
 //!   duty moves, crazyhouse material conservation (32 pieces on the board and
 //!   in the pockets), consistency of `outcome()` with the move list;
 //! - the `Delta` of the played move turns the parent's board into the child's;
@@ -25,6 +25,7 @@ use rukav::protocol::options::apply_rules_option as set_house_rule;
 use rukav::{Color, EndReason, Outcome, Piece, PieceType, Position, Rules, Square, Variant};
 
 use rukav::rng::Rng;
+use rukav::rules::StalemateRule;
 
 /// What the playouts of one rule set covered.
 #[derive(Default, Debug)]
@@ -200,8 +201,21 @@ fn check_position(pos: &Position, rules: Rules, ctx: &str) -> usize {
                 assert_eq!(winner, us, "{ctx}: {fen}");
             }
             EndReason::Stalemate => {
-                assert!(rules.losers_win && n == 0, "{ctx}: {fen}");
+                assert!(
+                    rules.losers_win && rules.stalemate == StalemateRule::Wins && n == 0,
+                    "{ctx}: {fen}"
+                );
                 assert_eq!(winner, us, "{ctx}: {fen}");
+            }
+            EndReason::FewerPieces => {
+                assert!(
+                    rules.stalemate == StalemateRule::FewerPiecesWin && n == 0,
+                    "{ctx}: {fen}"
+                );
+                assert!(
+                    pos.color_bb(winner).count() < pos.color_bb(winner.flip()).count(),
+                    "{ctx}: the winner has more pieces: {fen}"
+                );
             }
             r => panic!("{ctx}: unexpected win reason {r:?}: {fen}"),
         },
@@ -211,6 +225,13 @@ fn check_position(pos: &Position, rules: Rules, ctx: &str) -> usize {
                     !pos.in_check() && n == 0 && !rules.two_boards,
                     "{ctx}: {fen}"
                 );
+                if rules.losers_win {
+                    assert!(
+                        rules.stalemate == StalemateRule::FewerPiecesWin
+                            && pos.color_bb(us).count() == pos.color_bb(them).count(),
+                        "{ctx}: drawn stalemate with unequal counts: {fen}"
+                    );
+                }
             }
             EndReason::FiftyMoves => {
                 assert!(
@@ -411,6 +432,11 @@ fn antichess_playouts() {
 #[test]
 fn giveaway_playouts() {
     playouts("giveaway", Variant::Giveaway.rules(), GAMES, 400, 4);
+}
+
+#[test]
+fn suicide_playouts() {
+    playouts("suicide", Variant::Suicide.rules(), GAMES, 400, 7);
 }
 
 #[test]

@@ -229,6 +229,35 @@ fn giveaway_random_positions_agree_with_exhaustive_search() {
     agree_on_random_positions(Variant::Giveaway, 2, 60);
 }
 
+/// Suicide: stalemates go by the number of pieces (a loss for the side
+/// with more, a draw with as many), which the exhaustive search takes from
+/// `outcome()`.
+#[test]
+fn suicide_random_positions_agree_with_exhaustive_search() {
+    agree_on_random_positions(Variant::Suicide, 3, 120);
+}
+
+/// Suicide ends: the queen stalemates Black's two pawns (Qa2) and White,
+/// with fewer pieces, wins in one ply (in antichess that move would lose
+/// at once); Black stalemated with more pieces has lost (a proof of zero
+/// plies); a stalemate with as many pieces is neither.
+#[test]
+fn suicide_stalemates_by_the_count() {
+    let p = pos(Variant::Suicide, "8/8/8/8/p7/p7/3Q4/8 w - - 0 1");
+    let proof = solve(&p, 100_000);
+    assert_eq!((proof.verdict, proof.plies), (Verdict::Win, 1));
+    assert_eq!(proof.best, p.parse_uci_move("d2a2").unwrap());
+    check_line(&p, &proof, Color::White);
+    let lost = pos(Variant::Suicide, "8/8/8/8/p7/p7/P7/8 b - - 0 1");
+    let proof = solve(&lost, 1_000);
+    assert_eq!((proof.verdict, proof.plies), (Verdict::Loss, 0));
+    assert_eq!(proof.mate(), Some(0));
+    let drawn = pos(Variant::Suicide, "8/8/8/1p6/1P6/8/8/8 w - - 0 1");
+    let proof = solve(&drawn, 1_000);
+    assert_eq!(proof.verdict, Verdict::Unknown);
+    assert!(proof.win_disproved && proof.loss_disproved);
+}
+
 /// Known wins of `tests/integration/search.rs`: give the last piece(s) away.
 #[test]
 fn known_wins_are_proved() {

@@ -17,9 +17,15 @@ fn xboard_go_in_a_finished_game_states_the_result() {
             "1-0 {White has no pieces left and wins}",
         ),
         (
-            "suicide",
+            "antichess",
             "8/8/8/8/p7/P7/8/8 w - - 0 30",
             "1-0 {White is stalemated and wins}",
+        ),
+        // FICS suicide: a stalemate with as many pieces is a draw.
+        (
+            "suicide",
+            "8/8/8/8/p7/P7/8/8 w - - 0 30",
+            "1/2-1/2 {Stalemate}",
         ),
         (
             "giveaway",

@@ -54,6 +54,7 @@ fn handshake_lists_every_option() {
                 "bughouse",
                 "antichess",
                 "giveaway",
+                "suicide",
                 "kingschess",
             ],
         ),

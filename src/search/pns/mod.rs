@@ -1,5 +1,5 @@
-//! A proof-number solver for antichess and giveaway: proves that the side to
-//! move wins (or loses) by force and finds the line.
+//! A proof-number solver for antichess, giveaway and suicide: proves that
+//! the side to move wins (or loses) by force and finds the line.
 //!
 //! # Why df-pn
 //!
@@ -57,7 +57,10 @@
 //! history since the last irreversible move included) counts as "not a
 //! win" for the attacker: a disproof, never a proof. So every proof is a
 //! finite tree whose lines end in a win by the rules (the attacker has no
-//! pieces or no legal move) and never rely on a cycle; a proved position
+//! pieces, or a side has no legal move and the stalemate rule gives the
+//! attacker the game: always the stalemated side in antichess and giveaway,
+//! the side with fewer pieces in suicide, where a stalemate with as many
+//! pieces is a draw, a disproof) and never rely on a cycle; a proved position
 //! stays proved whatever path leads to it. Disproofs that depend on such a
 //! repetition are path-dependent (the graph-history interaction problem):
 //! they are stored with the key of the repeated ancestor and believed only
@@ -75,7 +78,7 @@
 //! clock at which it was resolved: a proof holds for that clock or a
 //! smaller one (less of the 50 moves used), a disproof for that clock or a
 //! larger one. A position with the clock at 100 or more and a legal move is
-//! a draw (as in the alpha-beta search); a win by the rules (no pieces, no
+//! a draw (as in the alpha-beta search); an end by the rules (no pieces, no
 //! legal move) comes first.
 //!
 //! # Lengths
@@ -111,8 +114,8 @@ pub enum Verdict {
     Win,
     /// The side to move loses by force.
     Loss,
-    /// Neither proved within the budget (or the variant is not antichess or
-    /// giveaway).
+    /// Neither proved within the budget (or the variant is not antichess,
+    /// giveaway or suicide).
     Unknown,
 }
 
@@ -215,7 +218,8 @@ impl Proof {
     }
 }
 
-/// Can the solver run on positions of these rules? (Antichess and giveaway.)
+/// Can the solver run on positions of these rules? (Antichess, giveaway
+/// and suicide.)
 pub fn supports(pos: &Position) -> bool {
     pos.rules().losers_win
 }
@@ -224,7 +228,7 @@ pub fn supports(pos: &Position) -> bool {
 /// within `budget`, stopping early when `stop` is set. `history` holds the
 /// keys of the game's positions, `pos` last (it may be empty); positions
 /// since the last irreversible move count for repetitions. Never panics;
-/// a variant other than antichess or giveaway gives [`Verdict::Unknown`]
+/// a variant other than antichess, giveaway or suicide gives [`Verdict::Unknown`]
 /// at once.
 pub fn prove(pos: &Position, history: &[u64], budget: &Budget, stop: Option<&AtomicBool>) -> Proof {
     let start = Instant::now();
@@ -246,6 +250,10 @@ pub fn prove(pos: &Position, history: &[u64], budget: &Budget, stop: Option<&Ato
     match classify(pos) {
         Class::Won => {
             proof.verdict = Verdict::Win;
+            return proof;
+        }
+        Class::Lost => {
+            proof.verdict = Verdict::Loss;
             return proof;
         }
         Class::Draw => {
@@ -316,7 +324,7 @@ pub fn prove(pos: &Position, history: &[u64], budget: &Budget, stop: Option<&Ato
 }
 // ------------------------------------------------------------ engine use
 
-/// Timed antichess/giveaway play runs the solver before alpha-beta when at
+/// Timed antichess/giveaway/suicide play runs the solver before alpha-beta when at
 /// most this many pieces (both sides) are on the board. Why 12: the cost is
 /// bounded by the share of time either way ([`SOLVE_TIME_DIVISOR`]), so the
 /// threshold only decides where the share is likely to buy something. With
@@ -344,7 +352,7 @@ const SOLVE_MAX_MB: usize = 64;
 /// What the engine does with the solver for one `go`.
 #[derive(Clone, Copy, Debug)]
 pub enum SolverPlan {
-    /// `go mate N` in antichess/giveaway: the solver alone, with this budget.
+    /// `go mate N` in antichess/giveaway/suicide: the solver alone, with this budget.
     Mate(Budget),
     /// First the solver with this budget; alpha-beta unless it proves a win.
     First(Budget),

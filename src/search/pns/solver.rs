@@ -3,6 +3,7 @@
 //! module documentation of [`super`]).
 
 use super::budget::{Budget, BUCKET, CHECK_EVERY, INF, MAX_CHAIN, MAX_DEPTH, NO_TAINT};
+use crate::position::outcome::SideResult;
 use crate::position::Position;
 use crate::types::{Color, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -57,18 +58,23 @@ pub(super) fn add(a: u32, b: u32) -> u32 {
 
 /// What a position is, before the search looks at it.
 pub(super) enum Class {
-    /// The side to move has won (no pieces, or no legal move).
+    /// The side to move has won (no pieces, or no legal move where the
+    /// stalemate rule gives it the game).
     Won,
-    /// Drawn by the 50-move rule.
+    /// The side to move has lost (suicide: no legal move and more pieces
+    /// than the opponent).
+    Lost,
+    /// Drawn by the 50-move rule, or (suicide) by a stalemate with as many
+    /// pieces on both sides.
     Draw,
     /// Play goes on: the number of legal moves, and the move when there is
     /// only one.
     Moves(u32, Move),
 }
 
-/// Ends of an antichess/giveaway game by the rules (as
+/// Ends of an antichess/giveaway/suicide game by the rules (as
 /// [`Position::outcome`]) and the 50-move rule (as the alpha-beta search);
-/// a win comes first.
+/// an end by the rules comes first.
 #[inline(never)]
 pub(super) fn classify(q: &Position) -> Class {
     if q.color_bb(q.side_to_move()).is_empty() {
@@ -76,7 +82,11 @@ pub(super) fn classify(q: &Position) -> Class {
     }
     let n = q.count_legal();
     if n == 0 {
-        return Class::Won;
+        return match q.stalemate_result() {
+            SideResult::Win => Class::Won,
+            SideResult::Draw => Class::Draw,
+            SideResult::Loss => Class::Lost,
+        };
     }
     if q.rules().fifty_move_rule && q.halfmove_clock() >= 100 {
         return Class::Draw;
@@ -396,6 +406,13 @@ impl<'a> Solver<'a> {
                         (Val::PROVED, true)
                     } else {
                         (Val::disproved(NO_TAINT), true)
+                    };
+                }
+                Class::Lost => {
+                    break if q.side_to_move() == self.attacker {
+                        (Val::disproved(NO_TAINT), true)
+                    } else {
+                        (Val::PROVED, true)
                     };
                 }
                 Class::Draw => break (Val::disproved(NO_TAINT), true),
