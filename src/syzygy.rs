@@ -320,29 +320,31 @@ impl Tablebases {
         Ok(())
     }
 
-    /// `found 70 tables (up to 4 pieces): chess 35 WDL, 35 DTZ`.
+    /// `found 70 tables (up to 4 pieces): chess 35 WDL, 35 DTZ` (a family
+    /// with fewer pieces than the largest says how many).
     pub fn summary(&self) -> String {
-        let mut parts = Vec::new();
-        for (name, c, max) in [
+        let max = self.chess.max_pieces().max(self.antichess.max_pieces());
+        let families = [
             ("chess", self.chess_files, self.chess.max_pieces()),
             (
                 "antichess",
                 self.antichess_files,
                 self.antichess.max_pieces(),
             ),
-        ] {
+        ];
+        let mut parts = Vec::new();
+        let mut total = 0;
+        for (name, c, most) in families {
             if c.wdl + c.dtz > 0 {
-                parts.push(format!(
-                    "{name} {} WDL, {} DTZ up to {max} pieces",
-                    c.wdl, c.dtz
-                ));
+                total += c.wdl + c.dtz;
+                let up_to = if most < max {
+                    format!(" (up to {most} pieces)")
+                } else {
+                    String::new()
+                };
+                parts.push(format!("{name} {} WDL, {} DTZ{up_to}", c.wdl, c.dtz));
             }
         }
-        let total = self.chess_files.wdl
-            + self.chess_files.dtz
-            + self.antichess_files.wdl
-            + self.antichess_files.dtz;
-        let max = self.chess.max_pieces().max(self.antichess.max_pieces());
         format!(
             "found {total} tables (up to {max} pieces): {}",
             parts.join("; ")
