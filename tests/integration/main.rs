@@ -22,6 +22,7 @@ mod pv_legality;
 mod python_chess;
 mod robustness;
 mod search;
+mod syzygy;
 mod uci_features;
 mod uci_session;
 mod xboard_analysis;
