@@ -26,7 +26,7 @@ use shakmaty::{
     Bitboard as ShBitboard, Board, ByColor, ByRole, CastlingMode, Chess, FromSetup, PositionError,
     Setup,
 };
-use shakmaty_syzygy::{Syzygy, SyzygyError, Tablebase};
+use shakmaty_syzygy::{ProbeError, Syzygy, SyzygyError, Tablebase};
 use std::collections::BTreeSet;
 use std::fmt;
 use std::io::Read;
@@ -647,14 +647,39 @@ fn winner(o: &Outcome) -> Option<Color> {
 }
 
 /// A missing table is no error (the position is just unknown); any other
-/// failure is, for the user to hear.
+/// failure is, for the user to hear (see [`describe`]).
 fn unavailable<T>(e: SyzygyError) -> Result<Option<T>, String> {
     match e {
         SyzygyError::MissingTable { .. } | SyzygyError::Castling | SyzygyError::TooManyPieces => {
             Ok(None)
         }
-        other => Err(other.to_string()),
+        other => Err(describe(&other)),
     }
+}
+
+/// A probe failure in one line: the crate's text of a corrupted table
+/// carries a backtrace (with `RUST_BACKTRACE` set, over many lines), which
+/// an `info string` cannot.
+fn describe(e: &SyzygyError) -> String {
+    let text = match e {
+        SyzygyError::ProbeFailed {
+            metric,
+            material,
+            error,
+        } => {
+            let what = match error.as_ref() {
+                ProbeError::CorruptedTable { .. } => "corrupted table".to_string(),
+                other => other.to_string(),
+            };
+            format!("failed to probe {metric} table {material}: {what}")
+        }
+        other => other.to_string(),
+    };
+    text.lines()
+        .next()
+        .unwrap_or_default()
+        .trim_end()
+        .to_string()
 }
 
 /// Has the position with `key` (side to move the other than the last
@@ -772,6 +797,31 @@ mod tests {
             "{:?}",
             loaded.lines
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A table with the right header and size but garbage inside: probes
+    /// fail with a one-line error (no panic), and nothing is known.
+    #[test]
+    fn a_corrupted_table_fails_probes_with_one_line() {
+        let dir = std::env::temp_dir().join(format!("rukav-syzygy-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut bytes = Chess::TBW.magic.to_vec();
+        let mut x = 0x2545_f491_u32;
+        while bytes.len() < 64 * 40 + 16 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            bytes.push(x as u8);
+        }
+        std::fs::write(dir.join("KQvK.rtbw"), &bytes).unwrap();
+        let loaded = Tablebases::load(&format!("{}", dir.display()));
+        let tb = loaded.tables.unwrap();
+        let p = pos("8/8/8/3k4/8/8/8/Q1K5 w - - 0 1", Variant::Chess);
+        let err = tb.try_probe_wdl(&p).unwrap_err();
+        assert!(err.starts_with("failed to probe wdl table KQvK: "), "{err}");
+        assert!(!err.contains('\n'), "{err}");
+        assert_eq!(tb.probe_wdl(&p), None);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
