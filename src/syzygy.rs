@@ -232,6 +232,13 @@ impl Tablebases {
             .map(str::trim)
             .filter(|f| !f.is_empty())
             .collect();
+        if folders.is_empty() {
+            lines.push("Syzygy: no tables (SyzygyPath names no folder)".to_string());
+            return Loaded {
+                tables: None,
+                lines,
+            };
+        }
         let mut missing = Vec::new();
         for folder in &folders {
             let entries = match std::fs::read_dir(folder) {
@@ -759,6 +766,17 @@ mod tests {
 
     fn pos(fen: &str, variant: Variant) -> Position {
         Position::from_fen(fen, variant.rules()).unwrap()
+    }
+
+    #[test]
+    fn a_path_of_separators_names_no_folder() {
+        let sep = PATH_SEPARATOR.to_string();
+        let loaded = Tablebases::load(&format!(" {sep}{sep} "));
+        assert!(loaded.tables.is_none());
+        assert_eq!(
+            loaded.lines,
+            vec!["Syzygy: no tables (SyzygyPath names no folder)".to_string()]
+        );
     }
 
     #[test]
