@@ -22,6 +22,7 @@ use crate::search::{
     self, Info, Limits, Report, RootProgress, SearchResult, SearchSetup, Shared, ThreadHistories,
     TranspositionTable,
 };
+use crate::syzygy::{ProbeConfig, Tablebases};
 use crate::types::{Color, Move, PieceType};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -94,6 +95,9 @@ impl Report for ToListener<'_> {
     }
     fn current_move(&self, depth: i32, current: Move, number: usize) {
         self.0.current_move(depth, current, number);
+    }
+    fn message(&self, text: &str) {
+        self.0.message(text);
     }
 }
 
@@ -249,6 +253,11 @@ pub struct Engine {
     /// Antichess endgame tables loaded from a file (`AntichessTables`);
     /// `None`: the built-in tables (up to three pieces).
     endgames: Option<Arc<crate::endgames::Tables>>,
+    /// Syzygy tables (`SyzygyPath`; `None`: none found or none asked for).
+    syzygy: Option<Arc<Tablebases>>,
+    /// How searches probe them (`SyzygyProbeDepth`, `SyzygyProbeLimit`,
+    /// `Syzygy50MoveRule`).
+    syzygy_config: ProbeConfig,
     /// The playing strength.
     strength: Strength,
     /// Draws the seeds of the weakened move choices (reseeded every game).
@@ -285,6 +294,8 @@ impl Engine {
             net: None,
             eval_file: crate::eval::nnue::DEFAULT_NET_NAME.to_string(),
             endgames: None,
+            syzygy: None,
+            syzygy_config: ProbeConfig::default(),
             use_nnue: crate::eval::nnue::USE_NNUE_DEFAULT,
             strength: Strength::default(),
             rng: Rng(fresh_seed()),
@@ -594,6 +605,34 @@ impl Engine {
         ))
     }
 
+    /// Loads the Syzygy tables of the folders in `paths` (`SyzygyPath`,
+    /// separated by `:`, `;` on Windows; empty or `<empty>`: no tables).
+    /// Never fails: folders without tables and files that are not usable
+    /// tables are reported in the returned lines (`error: ...` for the
+    /// latter), the last of which says what is in use.
+    pub fn set_syzygy_path(&mut self, paths: &str) -> Vec<String> {
+        let paths = paths.trim();
+        self.stop();
+        if paths.is_empty() || paths == "<empty>" {
+            self.syzygy = None;
+            return vec!["Syzygy: no tables (SyzygyPath is empty)".to_string()];
+        }
+        let loaded = Tablebases::load(paths);
+        self.syzygy = loaded.tables.map(Arc::new);
+        loaded.lines
+    }
+
+    /// The Syzygy tables loaded (`None`: none).
+    pub fn syzygy(&self) -> Option<&Tablebases> {
+        self.syzygy.as_deref()
+    }
+
+    /// Changes how searches probe the Syzygy tables (`SyzygyProbeDepth`,
+    /// `SyzygyProbeLimit`, `Syzygy50MoveRule`) through `change`.
+    pub fn set_syzygy_config(&mut self, change: impl FnOnce(&mut ProbeConfig)) {
+        change(&mut self.syzygy_config);
+    }
+
     /// Loads the network `name` (`EvalFile`): the embedded default by its
     /// name (or `<default>`), otherwise a file. On error the current network
     /// stays. Returns a description of the loaded network.
@@ -698,8 +737,8 @@ impl Engine {
     }
 
     /// What every search of the current position starts from: `limits`
-    /// with the engine's MultiPV, the network and endgame tables in use,
-    /// and the strength level applied.
+    /// with the engine's MultiPV, the network, endgame and Syzygy tables in
+    /// use, and the strength level applied.
     fn limits_and_setup(&mut self, limits: Limits) -> (Limits, SearchSetup) {
         let mut limits = Limits {
             multipv: limits.multipv.max(self.multipv),
@@ -708,6 +747,8 @@ impl Engine {
         let mut setup = SearchSetup {
             net: self.active_net(),
             endgames: self.active_endgames(),
+            syzygy: self.syzygy.clone(),
+            syzygy_config: self.syzygy_config,
             ..SearchSetup::default()
         };
         self.weaken(&mut limits, &mut setup);

@@ -2,7 +2,7 @@
 //! King's chess and chess.
 //!
 //! Layers, each depending only on those before it:
-//! `types -> attacks -> rules -> position/movegen -> perft -> eval -> search -> wdl -> engine -> uci`.
+//! `types -> attacks -> rules -> position/movegen -> perft -> eval -> endgames/syzygy -> search -> wdl -> engine -> uci`.
 
 pub mod attacks;
 pub mod bench;
@@ -17,6 +17,7 @@ pub mod protocol;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod syzygy;
 pub mod types;
 pub mod wdl;
 

@@ -66,6 +66,8 @@ pub enum Effect {
     Done,
     /// A line to tell the client (`info string ...` in UCI).
     Message(String),
+    /// Lines to tell the client, one `info string ...` each in UCI.
+    Messages(Vec<String>),
     /// `Ponder` (UCI: the GUI may send `go ponder`).
     Ponder(bool),
     /// `UCI_Bughouse`: the bughouse extension commands are accepted.
@@ -160,6 +162,15 @@ pub fn table() -> Vec<EngineOption> {
             name: "AntichessTables",
             kind: Kind::Text("<builtin>".to_string()),
         },
+        // Syzygy tablebases, as Stockfish offers them (lichess-bot's
+        // config.yml sets SyzygyPath).
+        EngineOption {
+            name: "SyzygyPath",
+            kind: Kind::Text("<empty>".to_string()),
+        },
+        spin("SyzygyProbeDepth", 1, 1, 100),
+        check("Syzygy50MoveRule", true),
+        spin("SyzygyProbeLimit", 7, 0, 7),
     ];
     #[cfg(feature = "tune")]
     for p in crate::search::params::all() {
@@ -340,6 +351,10 @@ pub fn set(engine: &mut Engine, name: &str, text: &str) -> Result<Effect, Comman
             return Ok(Effect::Message(text));
         }
         ("Use NNUE", _) => engine.set_use_nnue(flag),
+        ("SyzygyPath", Value::Text(t)) => return Ok(Effect::Messages(engine.set_syzygy_path(t))),
+        ("SyzygyProbeDepth", _) => engine.set_syzygy_config(|c| c.probe_depth = int(&value) as i32),
+        ("SyzygyProbeLimit", _) => engine.set_syzygy_config(|c| c.probe_limit = int(&value) as u32),
+        ("Syzygy50MoveRule", _) => engine.set_syzygy_config(|c| c.rule50 = flag),
         #[cfg(feature = "tune")]
         (name, Value::Int(v)) => crate::search::params::set(name, *v as i32)?,
         (name, _) => return Err(CommandError::CannotSet(name)),

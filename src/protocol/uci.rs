@@ -38,7 +38,8 @@ pub fn format_score(score: Score) -> String {
 }
 
 /// Formats an `info` line; `root` (the position searched) writes the moves;
-/// with a WDL model (`UCI_ShowWDL`) the score is followed by `wdl W D L`.
+/// with a WDL model (`UCI_ShowWDL`) the score is followed by `wdl W D L`;
+/// with Syzygy tables loaded `hashfull` is followed by `tbhits N`.
 pub fn format_info(info: &Info, root: &Position, wdl: Option<&Curve>) -> String {
     let bound = match info.bound {
         Bound::Lower => " lowerbound",
@@ -52,8 +53,11 @@ pub fn format_info(info: &Info, root: &Position, wdl: Option<&Curve>) -> String 
         let x = c.wdl(info.score);
         format!(" wdl {} {} {}", x.win, x.draw, x.loss)
     });
+    let tbhits = info
+        .tbhits
+        .map_or(String::new(), |n| format!(" tbhits {n}"));
     format!(
-        "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {}{} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -63,6 +67,7 @@ pub fn format_info(info: &Info, root: &Position, wdl: Option<&Curve>) -> String 
         info.nodes,
         nps,
         info.hashfull,
+        tbhits,
         ms,
         pv.join(" ")
     )
@@ -254,6 +259,11 @@ impl Uci {
         match options::set(&mut self.engine, &name, &value)? {
             Effect::Done | Effect::Ponder(_) => {}
             Effect::Message(m) => send(&format!("info string {m}")),
+            Effect::Messages(lines) => {
+                for m in lines {
+                    send(&format!("info string {m}"));
+                }
+            }
             Effect::BughouseExtension(on) => self.bughouse = on,
             Effect::ShowWdl(on) => self.show_wdl = on,
         }

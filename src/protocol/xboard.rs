@@ -202,7 +202,7 @@ impl Xboard {
     fn features() {
         send(&format!(
             "feature ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
-             colors=0 san=0 memory=1 smp=1 pause=0 nps=0 debug=1 \
+             colors=0 san=0 memory=1 smp=1 pause=0 nps=0 debug=1 egt=\"syzygy\" \
              variants=\"normal,crazyhouse,bughouse,suicide,antichess,giveaway,kingschess\" myname=\"{NAME}\""
         ));
         for o in options::table() {
@@ -431,6 +431,19 @@ impl Xboard {
         Some(m)
     }
 
+    /// `egtpath syzygy PATH` (we announce `egt="syzygy"`): the Syzygy tables
+    /// of PATH, as the option `SyzygyPath`; what was found is told as `#`
+    /// comment lines. Other kinds of tables are ignored.
+    fn egtpath(&mut self, arg: &str) {
+        if let Some(path) = arg.strip_prefix("syzygy ") {
+            self.abort_search();
+            for line in self.engine.set_syzygy_path(path) {
+                send(&format!("# {line}"));
+            }
+            self.analyse();
+        }
+    }
+
     /// `memory` and `cores`: the table's option, the value brought within its bounds.
     fn set_clamped(&mut self, option: &str, text: Option<&str>, max: i64) {
         match text.and_then(|t| t.parse::<i128>().ok()) {
@@ -458,8 +471,8 @@ impl Xboard {
         let arg = rest.join(" ");
         match cmd {
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "draw" | "hint" | "bk" | "book" | "easy" | "hard" | "egtpath" | "nps"
-            | "ponder" => {}
+            | "ics" | "draw" | "hint" | "bk" | "book" | "easy" | "hard" | "nps" | "ponder" => {}
+            "egtpath" => self.egtpath(&arg),
             "cores" => self.set_clamped("Threads", rest.first().copied(), MAX_THREADS),
             "memory" => self.set_clamped("Hash", rest.first().copied(), MAX_HASH_MB),
             "option" => self.option(&arg),

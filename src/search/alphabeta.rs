@@ -10,8 +10,9 @@ use super::checks::CheckInfo;
 use super::history::NO_PIECE_TO;
 use super::movepick::{is_plain_quiet, offers_capture, MovePicker};
 use super::params;
-use super::score::{FIFTY_MOVE_PLIES, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::score::{is_decisive, FIFTY_MOVE_PLIES, INF, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND};
 use super::see::see;
+use super::tablebase::TableProbe;
 use super::tt::{score_from_tt, score_to_tt, Bound, TtEntry};
 use super::worker::{Bounds, Root, TriedMoves, Worker};
 use crate::position::movegen::MoveList;
@@ -162,6 +163,20 @@ impl Worker {
             Ok(node) => node,
             Err(cutoff) => return cutoff,
         };
+        // The Syzygy tables: a score, or (PV) a bound on it.
+        let (mut tb_floor, mut tb_cap) = (-INF, INF);
+        if !root && !node.singular_search() {
+            let eval = if node.in_check { 0 } else { node.raw_eval };
+            match self.probe_tables::<PV>(pos, depth, alpha, beta, ply, eval) {
+                TableProbe::Nothing => {}
+                TableProbe::Cut(s) => return s,
+                TableProbe::Floor(s) => {
+                    tb_floor = s;
+                    alpha = alpha.max(s);
+                }
+                TableProbe::Cap(s) => tb_cap = s,
+            }
+        }
         if !PV && !root && !node.in_check && !node.forced && !node.singular_search() {
             if let Some(s) = self.prune_node(pos, &node, depth, beta, ply) {
                 return s;
@@ -191,7 +206,7 @@ impl Worker {
         picker.score(pos, &hints, &checks);
 
         let original_alpha = alpha;
-        let mut best_score = -INF;
+        let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
         let mut tried = TriedMoves::default();
         let mut count = 0;
@@ -214,7 +229,7 @@ impl Worker {
             // Antichess: a quiet move onto an attacked square forces the
             // opponent to capture; it is tactical, never pruned.
             let offers = c.quiet && offers_capture(pos, m);
-            if !root && best_score > -MATE_BOUND && !offers {
+            if !root && best_score > -TB_WIN_BOUND && !offers {
                 match self.move_pruned(pos, &node, &checks, &c, depth, alpha) {
                     MovePruning::Search => {}
                     MovePruning::Skip => continue,
@@ -285,6 +300,7 @@ impl Worker {
                 tried.add(m, c.capture, c.quiet);
             }
         }
+        best_score = best_score.min(tb_cap);
         if root && best_move.is_null() {
             // Fail low at the root: keep the first move as the line.
             let first = picker.first_picked();
@@ -469,8 +485,8 @@ impl Worker {
         if self.stopped() {
             return Some(0);
         }
-        // A null-move mate is not proven: it says only "beta".
-        (s >= beta).then_some(if s >= MATE_BOUND { beta } else { s })
+        // A null-move mate (or tablebase win) is not proven: it says only "beta".
+        (s >= beta).then_some(if s >= TB_WIN_BOUND { beta } else { s })
     }
 
     /// Late move pruning, futility and bad-capture pruning of the move `c`.
@@ -538,7 +554,7 @@ impl Worker {
                 && depth >= params::se_depth()
                 && e.depth >= depth - params::se_tt_depth_slack()
                 && matches!(e.bound, Bound::Lower | Bound::Exact)
-                && e.score.abs() < MATE_BOUND
+                && !is_decisive(e.score)
         })?;
         let tt_score = score_from_tt(e.score, ply);
         let singular_beta = tt_score - params::se_margin() * depth / params::SE_MARGIN_UNITS;
@@ -656,7 +672,7 @@ impl Worker {
             Bound::Upper => best_score < node.static_eval,
             Bound::Exact | Bound::None => true,
         };
-        if !node.in_check && !tactical && informative && best_score.abs() < MATE_BOUND {
+        if !node.in_check && !tactical && informative && !is_decisive(best_score) {
             self.histories
                 .learn_correction(pos, node.raw_eval, best_score, depth);
         }

@@ -18,8 +18,9 @@ const MAX_ITERATION_DEPTH: i32 = MAX_PLY as i32 - 4;
 const PERCENT: i32 = 100;
 
 impl Worker {
-    /// Iterative deepening from `root`. Reports through `report` (main thread).
-    pub fn run(&mut self, root: &Position, report: Option<Reporter>) -> SearchResult {
+    /// Takes from the setup what serves `root`'s rules: the network (its
+    /// accumulator refreshed), the antichess endgame tables, the Syzygy tables.
+    fn prepare_root(&mut self, root: &Position) {
         self.net = self
             .setup
             .net
@@ -34,6 +35,12 @@ impl Worker {
             .endgames
             .clone()
             .filter(|_| crate::endgames::covers(root.rules()));
+        self.prepare_tables(root);
+    }
+
+    /// Iterative deepening from `root`. Reports through `report` (main thread).
+    pub fn run(&mut self, root: &Position, report: Option<Reporter>) -> SearchResult {
+        self.prepare_root(root);
         let mut root_moves: Vec<Move> = root.legal_moves().to_vec();
         if !self.limits.searchmoves.is_empty() {
             let wanted = self.limits.searchmoves.clone();
@@ -120,17 +127,20 @@ impl Worker {
                 let Some(&best) = pv.first() else { break };
                 *line_score = score;
                 self.excluded_root.push(best);
-                lines.push((best, score, pv.clone()));
+                // Where the tables rank the root, their value is reported.
+                let shown = self.reported_score(best, score);
+                lines.push((best, shown, pv.clone()));
                 if let (Some(rep), false, true) = (report, interrupted, pv_index < reported) {
                     rep.iteration(&Info {
                         depth,
                         seldepth: self.seldepth as i32,
                         multipv: pv_index + 1,
-                        score: Score::from_internal(score),
+                        score: Score::from_internal(shown),
                         bound: Bound::Exact,
                         nodes: self.total_nodes(),
                         time: self.shared.elapsed(),
                         hashfull: self.shared.tt.hashfull(),
+                        tbhits: self.tb_hits(),
                         pv,
                     });
                 }
@@ -211,6 +221,7 @@ impl Worker {
                         nodes: result.nodes,
                         time: self.shared.elapsed(),
                         hashfull: self.shared.tt.hashfull(),
+                        tbhits: self.tb_hits(),
                         pv: pv.clone(),
                     });
                 }

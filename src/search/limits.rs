@@ -4,6 +4,7 @@
 use super::strength;
 use crate::endgames;
 use crate::eval::nnue::Network;
+use crate::syzygy::{ProbeConfig, Tablebases};
 use crate::types::Move;
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,8 +31,8 @@ pub struct Limits {
 }
 
 /// What a search plays with beyond its limits: the evaluation's network,
-/// the endgame tables, the partner's requests as piece values, and a
-/// weakened move choice.
+/// the endgame tables (built-in antichess and Syzygy), the partner's
+/// requests as piece values, and a weakened move choice.
 #[derive(Clone, Debug, Default)]
 pub struct SearchSetup {
     /// Extra value per piece kind (P N B R Q) on the board or in hand, `[colour]`:
@@ -43,6 +44,12 @@ pub struct SearchSetup {
     pub net: Option<Arc<Network>>,
     /// Antichess and giveaway endgame tables to probe (`None`: none).
     pub endgames: Option<Arc<endgames::Tables>>,
+    /// Syzygy tables (`SyzygyPath`; `None`: none loaded). Probed in chess,
+    /// antichess and giveaway only.
+    pub syzygy: Option<Arc<Tablebases>>,
+    /// How the Syzygy tables are probed (`SyzygyProbeDepth`,
+    /// `SyzygyProbeLimit`, `Syzygy50MoveRule`).
+    pub syzygy_config: ProbeConfig,
     /// A weakened move choice (strength levels): the main thread searches
     /// that many lines internally and picks among them at random; only
     /// `multipv` lines are reported. `None`: the best move, full strength.

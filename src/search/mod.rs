@@ -23,6 +23,7 @@
 //! | [`worker`] | the state of one search thread |
 //! | [`tt`] | the shared transposition table |
 //! | [`pns`] | the proof-number solver for antichess, giveaway and suicide (df-pn) |
+//! | `tablebase` | the Syzygy tables at the root and in the search |
 
 //!
 //! The search never prints: it reports typed results through a callback.
@@ -43,13 +44,14 @@ pub mod shared;
 mod smp;
 mod stack;
 pub mod strength;
+mod tablebase;
 pub mod timeman;
 pub mod tt;
 mod worker;
 
 pub use limits::{Limits, SearchSetup};
 pub use report::{Info, Report, Reporter, SearchResult, CURRMOVE_AFTER};
-pub use score::{Score, INF, MATE, MATE_BOUND, MAX_PLY};
+pub use score::{Score, INF, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND};
 pub use see::see;
 pub use shared::{RootProgress, Shared, ThreadHistories};
 pub use smp::search;

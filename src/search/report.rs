@@ -25,6 +25,8 @@ pub struct Info {
     pub time: Duration,
     /// Per-mille of the hash table in use.
     pub hashfull: usize,
+    /// Positions the Syzygy tables answered (`None`: no tables loaded).
+    pub tbhits: Option<u64>,
     /// Principal variation.
     pub pv: Vec<Move>,
 }
@@ -52,6 +54,9 @@ pub trait Report: Sync {
     /// `number`-th of iteration `depth`; called only once the search has
     /// run for [`CURRMOVE_AFTER`] (UCI `info currmove`).
     fn current_move(&self, _depth: i32, _current: Move, _number: usize) {}
+    /// A line for the user (UCI `info string <text>`), such as a tablebase
+    /// that could not be read (`error: Syzygy: ...`).
+    fn message(&self, _text: &str) {}
 }
 
 /// A closure receives the iterations only.

@@ -1,6 +1,6 @@
 //! The state the threads of one search share: the table, the stop flags,
-//! the node count, the clock, the threads' histories and the main thread's
-//! place at the root.
+//! the node and tablebase-hit counts, the clock, the threads' histories and
+//! the main thread's place at the root.
 
 use super::history::Histories;
 use super::tt::TranspositionTable;
@@ -31,6 +31,8 @@ pub struct Shared {
     /// [`RootProgress`]); written once per root move, read by status requests
     /// (xboard's `.`).
     pub root_progress: AtomicU64,
+    /// Positions the Syzygy tables answered (UCI `tbhits`).
+    pub tb_hits: AtomicU64,
 }
 
 /// The history tables of each search thread, owned by whoever runs
@@ -85,6 +87,7 @@ impl Shared {
             histories,
             halt: AtomicBool::new(false),
             root_progress: AtomicU64::new(0),
+            tb_hits: AtomicU64::new(0),
         }
     }
 

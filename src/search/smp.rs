@@ -7,6 +7,7 @@ use super::limits::{Limits, SearchSetup};
 use super::params;
 use super::report::{Reporter, SearchResult};
 use super::shared::Shared;
+use super::tablebase;
 use super::worker::Worker;
 use crate::position::Position;
 use std::sync::atomic::Ordering;
@@ -48,6 +49,20 @@ pub fn search(
 ) -> SearchResult {
     shared.tt.new_search();
     let threads = threads.max(1);
+    // Where the Syzygy tables know the root, only the moves they rank best
+    // are searched (by every thread).
+    let tb_root = tablebase::rank_root(root, history, limits, setup, &shared, report);
+    let tb_limits;
+    let limits = match &tb_root {
+        Some(r) => {
+            tb_limits = Limits {
+                searchmoves: r.best_moves(limits.multipv.max(1)),
+                ..limits.clone()
+            };
+            &tb_limits
+        }
+        None => limits,
+    };
     let result = std::thread::scope(|scope| {
         if let Some(hard) = limits.hard_time {
             let shared = &shared;
@@ -67,8 +82,10 @@ pub fn search(
                 ..setup.clone()
             };
             let root = *root;
+            let tb_root = tb_root.clone();
             helpers.push(scope.spawn(move || {
                 let mut w = Worker::new(id, shared, limits, setup, history, hist);
+                w.tb_root = tb_root;
                 let r = w.run(&root, None);
                 (r, w.histories)
             }));
@@ -81,6 +98,7 @@ pub fn search(
             history,
             main_tables,
         );
+        main.tb_root = tb_root.clone();
         let mut best = main.run(root, Some(report));
         main_tables = main.histories;
         shared.stop.store(true, Ordering::Relaxed);

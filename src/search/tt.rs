@@ -3,7 +3,7 @@
 //! key mismatch (Hyatt's lockless hashing). The memory is asked for in
 //! huge pages and first written by several threads.
 
-use super::score::MATE_BOUND;
+use super::score::TB_WIN_BOUND;
 use crate::types::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -316,22 +316,24 @@ impl TranspositionTable {
     }
 }
 
-/// A score as the table stores it: mate scores relative to this node.
+/// A score as the table stores it: mate and tablebase scores relative to
+/// this node.
 pub fn score_to_tt(s: i32, ply: usize) -> i32 {
-    if s >= MATE_BOUND {
+    if s >= TB_WIN_BOUND {
         s + ply as i32
-    } else if s <= -MATE_BOUND {
+    } else if s <= -TB_WIN_BOUND {
         s - ply as i32
     } else {
         s
     }
 }
 
-/// A score from the table, mate scores made relative to the root again.
+/// A score from the table, mate and tablebase scores made relative to the
+/// root again.
 pub fn score_from_tt(s: i32, ply: usize) -> i32 {
-    if s >= MATE_BOUND {
+    if s >= TB_WIN_BOUND {
         s - ply as i32
-    } else if s <= -MATE_BOUND {
+    } else if s <= -TB_WIN_BOUND {
         s + ply as i32
     } else {
         s

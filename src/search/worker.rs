@@ -16,6 +16,7 @@ use crate::eval::nnue::{Accumulator, Network};
 use crate::position::movegen::MoveCounter;
 use crate::position::outcome::SideResult;
 use crate::position::Position;
+use crate::syzygy::{RootRanking, Tablebases};
 use crate::types::{Move, PieceType};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -86,6 +87,18 @@ pub struct Worker {
     pub(super) net_share: i32,
     /// Antichess and giveaway: the endgame tables for this root's rules.
     pub(super) endgames: Option<Arc<Tables>>,
+    /// The Syzygy tables, where they serve this root's rules.
+    pub(super) tb: Option<Arc<Tablebases>>,
+    /// Probe nodes of at most this many pieces (0: never).
+    pub(super) tb_cardinality: u32,
+    /// Nodes of exactly [`Worker::tb_cardinality`] pieces are probed from
+    /// this depth on.
+    pub(super) tb_probe_depth: i32,
+    /// Cursed wins and blessed losses are draws (`Syzygy50MoveRule`).
+    pub(super) tb_rule50: bool,
+    /// The root moves as the tables rank them, where they know the root
+    /// (the same for every thread).
+    pub(super) tb_root: Option<Arc<RootRanking>>,
     /// NNUE accumulators by ply (used only with a network).
     pub(super) acc: Box<[Accumulator]>,
     /// When this worker started (for the `currmove` reports).
@@ -156,6 +169,11 @@ impl Worker {
             net: None,
             net_share: 100,
             endgames: None,
+            tb: None,
+            tb_cardinality: 0,
+            tb_probe_depth: 0,
+            tb_rule50: true,
+            tb_root: None,
             acc: vec![Accumulator::default(); MAX_PLY + 2].into_boxed_slice(),
             started: Instant::now(),
             root_depth: 0,

@@ -23,6 +23,7 @@ mod python_chess;
 mod robustness;
 mod search;
 mod suicide;
+mod syzygy;
 mod uci_features;
 mod uci_session;
 mod xboard_analysis;

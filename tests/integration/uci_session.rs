@@ -33,7 +33,7 @@ fn handshake_lists_every_option() {
     } else {
         "false"
     };
-    let expected: [(&str, &str, Option<&str>, &[&str]); 24] = [
+    let expected: [(&str, &str, Option<&str>, &[&str]); 28] = [
         ("Hash", "spin", Some("16"), &[]),
         ("Threads", "spin", Some("1"), &[]),
         ("Clear Hash", "button", None, &[]),
@@ -86,6 +86,10 @@ fn handshake_lists_every_option() {
         ),
         ("Use NNUE", "check", Some(use_nnue), &[]),
         ("AntichessTables", "string", Some("<builtin>"), &[]),
+        ("SyzygyPath", "string", Some("<empty>"), &[]),
+        ("SyzygyProbeDepth", "spin", Some("1"), &[]),
+        ("Syzygy50MoveRule", "check", Some("true"), &[]),
+        ("SyzygyProbeLimit", "spin", Some("7"), &[]),
     ];
     assert_eq!(options.len(), expected.len(), "{options:#?}");
     for (name, kind, default, vars) in expected {

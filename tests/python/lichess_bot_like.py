@@ -1,5 +1,5 @@
-"""python-chess drives Rukav as lichess-bot does: configure the strength and
-WDL options, analyse with INFO_ALL, play crazyhouse, chess and antichess.
+"""python-chess drives Rukav as lichess-bot does: configure the strength,
+WDL and Syzygy options, analyse with INFO_ALL, play crazyhouse, chess and antichess.
 
 Run by tests/integration/python_chess.rs as `python3 lichess_bot_like.py <path of rukav>`;
 exits non-zero (with the reason on stderr) when a check fails or python-chess
@@ -31,7 +31,8 @@ def check(cond, what):
 
 def check_options(engine):
     opts = engine.options
-    for name in ["UCI_LimitStrength", "UCI_Elo", "Skill Level", "UCI_ShowWDL", "UCI_Variant"]:
+    for name in ["UCI_LimitStrength", "UCI_Elo", "Skill Level", "UCI_ShowWDL", "UCI_Variant",
+                 "SyzygyPath"]:
         check(name in opts, "option %s missing: %s" % (name, list(opts)))
     elo = opts["UCI_Elo"]
     check(elo.type == "spin" and elo.min < elo.max, "UCI_Elo: %r" % (elo,))
@@ -138,8 +139,11 @@ def main():
     engine = chess.engine.SimpleEngine.popen_uci([path])
     try:
         elo = check_options(engine)
-        # As a lichess-bot configuration would set them.
-        engine.configure({"UCI_ShowWDL": True, "UCI_LimitStrength": True, "UCI_Elo": 1500})
+        # As a lichess-bot configuration would set them (its default
+        # config.yml sets SyzygyPath to ./syzygy/, a folder that usually does
+        # not exist; python-chess refuses an option the engine does not offer).
+        engine.configure({"UCI_ShowWDL": True, "UCI_LimitStrength": True, "UCI_Elo": 1500,
+                          "SyzygyPath": "./syzygy/"})
         analyse_variants(engine)
         play_crazyhouse(engine, 8)
         play_chess_and_antichess(engine)

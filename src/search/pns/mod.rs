@@ -191,6 +191,7 @@ impl Proof {
             nodes: self.nodes,
             time: self.time,
             hashfull: self.hashfull,
+            tbhits: None,
             pv: self.line.clone(),
         })
     }
