@@ -333,6 +333,30 @@ fn zippy_session() -> Engine {
     s
 }
 
+/// An engine that has been sent `lines`.
+fn after(lines: &[&str]) -> Engine {
+    let mut s = Engine::start();
+    for line in lines {
+        s.send(line);
+    }
+    s
+}
+
+/// The lines up to the answer to `ping n`, none of them starting with any
+/// of `refused` (an `Illegal move`, an `Error`, a claim).
+fn none_until_pong(s: &mut Engine, n: u32, refused: &[&str]) -> Vec<String> {
+    s.send(&format!("ping {n}"));
+    let pong = format!("pong {n}");
+    let lines = s.read_until("pong", |l| l == pong);
+    assert!(
+        lines
+            .iter()
+            .all(|l| !refused.iter().any(|r| l.starts_with(r))),
+        "{lines:?}"
+    );
+    lines
+}
+
 /// The engine's `move ...` for the current `go`; panics on `Error` or
 /// `Illegal move` lines.
 fn zippy_move(s: &mut Engine) -> String {
@@ -395,8 +419,7 @@ fn xboard_fics_holdings_are_read_by_bracket() {
 /// queen, the brackets' missing pawn is Black's drop on its way.
 #[test]
 fn xboard_holding_that_counts_a_drop_still_to_come_keeps_the_piece() {
-    let mut s = Engine::start();
-    for line in [
+    let mut s = after(&[
         "xboard",
         "protover 2",
         "new",
@@ -406,9 +429,7 @@ fn xboard_holding_that_counts_a_drop_still_to_come_keeps_the_piece() {
         "time 1000",
         "otim 1000",
         "go",
-    ] {
-        s.send(line);
-    }
+    ]);
     let first = zippy_move(&mut s);
     let mut pos = Position::startpos(Variant::Bughouse);
     pos.make_move(pos.parse_uci_move(&first).unwrap());
@@ -440,8 +461,7 @@ fn xboard_holding_that_counts_a_drop_still_to_come_keeps_the_piece() {
 /// impossible drop stays illegal.
 #[test]
 fn xboard_drop_before_its_holding_is_played() {
-    let mut s = Engine::start();
-    for line in [
+    let mut s = after(&[
         "xboard",
         "protover 2",
         "new",
@@ -449,25 +469,14 @@ fn xboard_drop_before_its_holding_is_played() {
         "force",
         "usermove e2e4",
         "usermove N@f6",
-    ] {
-        s.send(line);
-    }
+    ]);
     s.expect("the note", |l| l.starts_with("# usermove N@f6"));
-    s.send("ping 1");
-    let lines = s.read_until("pong", |l| l == "pong 1");
-    assert!(lines.iter().all(|l| !l.starts_with("Illegal")), "{lines:?}");
+    none_until_pong(&mut s, 1, &["Illegal"]);
     // The knight is on f6 and the pockets are empty: the next holding
     // snapshot agrees without a note.
     s.send("holding [] []");
     s.send("usermove g1f3");
-    s.send("ping 2");
-    let lines = s.read_until("pong", |l| l == "pong 2");
-    assert!(
-        lines
-            .iter()
-            .all(|l| !l.starts_with('#') && !l.starts_with("Illegal")),
-        "{lines:?}"
-    );
+    none_until_pong(&mut s, 2, &["#", "Illegal"]);
     // A drop on an occupied square is illegal whatever the pockets.
     s.send("usermove N@e4");
     s.expect("illegal", |l| l == "Illegal move: N@e4");
@@ -483,8 +492,7 @@ fn xboard_drop_before_its_holding_is_played() {
 /// difference no move on its way explains is taken from the brackets.
 #[test]
 fn xboard_holding_keeps_the_engines_own_drop_and_resyncs_otherwise() {
-    let mut s = Engine::start();
-    for line in [
+    let mut s = after(&[
         "xboard",
         "protover 2",
         "new",
@@ -496,18 +504,14 @@ fn xboard_holding_keeps_the_engines_own_drop_and_resyncs_otherwise() {
         "usermove N@f3",
         // Stale: still counts White's knight, and brings Black a pawn.
         "holding [N] [P] BP",
-    ] {
-        s.send(line);
-    }
+    ]);
     s.expect("kept", |l| {
         l.starts_with("# holding") && l.contains("on its way")
     });
     // White's knight is gone: dropping another is illegal on this board
     // only if White has none (Black to move, so test Black's pawn).
     s.send("usermove P@d6");
-    s.send("ping 1");
-    let lines = s.read_until("pong", |l| l == "pong 1");
-    assert!(lines.iter().all(|l| !l.starts_with("Illegal")), "{lines:?}");
+    none_until_pong(&mut s, 1, &["Illegal"]);
     // Now White to move, with nothing in hand by the account; brackets
     // that say White holds two rooks cannot be a drop on its way.
     s.send("holding [RR] []");
@@ -516,11 +520,9 @@ fn xboard_holding_keeps_the_engines_own_drop_and_resyncs_otherwise() {
     });
     s.send("usermove R@a3");
     s.send("usermove P@c6");
-    s.send("ping 2");
-    let lines = s.read_until("pong", |l| l == "pong 2");
     // P@c6: Black has no pawn any more, but this is bughouse: the server's
     // word, played with a note; R@a3 is White's own rook.
-    assert!(lines.iter().all(|l| !l.starts_with("Illegal")), "{lines:?}");
+    none_until_pong(&mut s, 2, &["Illegal"]);
     s.quit_ok();
 }
 
@@ -531,8 +533,7 @@ fn xboard_holding_keeps_the_engines_own_drop_and_resyncs_otherwise() {
 /// claims nothing after its own move.
 #[test]
 fn xboard_no_claim_follows_the_engines_own_mating_move() {
-    let mut s = Engine::start();
-    for line in [
+    let mut s = after(&[
         "xboard",
         "protover 2",
         "new",
@@ -541,19 +542,10 @@ fn xboard_no_claim_follows_the_engines_own_mating_move() {
         "setboard r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR[] w KQkq - 4 4",
         "sd 3",
         "go",
-    ] {
-        s.send(line);
-    }
+    ]);
     assert_eq!(zippy_move(&mut s), "h5f7");
     s.send("new");
-    s.send("ping 1");
-    let lines = s.read_until("pong", |l| l == "pong 1");
-    assert!(
-        lines
-            .iter()
-            .all(|l| !l.starts_with("1-0") && !l.starts_with("0-1") && !l.starts_with("1/2")),
-        "{lines:?}"
-    );
+    none_until_pong(&mut s, 1, &["1-0", "0-1", "1/2"]);
     s.quit_ok();
 }
 
