@@ -137,8 +137,9 @@ pub struct Xboard {
     /// understand (Sjeng says "Sorry, but I don't understand that
     /// command.") do not talk to each other for ever.
     answered_unknown_tell: bool,
-    /// After `setboard` the pockets are whatever the next `holding` says
-    /// (the engine's own account starts there).
+    /// After `setboard` (and `undo` on a bughouse board) the pockets are
+    /// whatever the next `holding` says (the engine's own account starts
+    /// there).
     pockets_unknown: bool,
 }
 
@@ -537,6 +538,7 @@ impl Xboard {
         // clocks of a new game; the time control itself stays.
         self.sd = None;
         self.answered_unknown_tell = false;
+        self.pockets_unknown = false;
         self.analyse();
     }
 
@@ -548,6 +550,7 @@ impl Xboard {
                 self.engine.set_variant(v);
                 self.engine.new_game();
                 self.answered_unknown_tell = false;
+                self.pockets_unknown = false;
                 self.analyse();
             }
             None => error("unsupported variant", arg),
@@ -747,6 +750,9 @@ impl Xboard {
     fn take_back(&mut self, plies: usize) {
         self.abort_search();
         self.engine.undo(plies);
+        // The game is replayed from its start: pockets that came from
+        // outside are whatever the next `holding` says.
+        self.pockets_unknown = self.engine.position().rules().two_boards;
         self.analyse();
     }
 
