@@ -16,7 +16,7 @@ for it. fairyfishtest itself waits for ever when an engine never answers (its ha
 watches its log and calls a game hung when no move was logged for --hang-seconds, kills the run,
 counts the hang, and starts the remaining games afresh. It prints each game's end (time losses,
 illegal moves as pyffish judged them, hangs) and the totals, and exits non-zero on any hang,
-illegal move or loss on time.
+illegal move or loss on time (whose team lost on time is said apart).
 """
 import argparse
 import os
@@ -91,7 +91,7 @@ def main() -> int:
     temp = tempfile.mkdtemp(prefix="rukav-fairyfishtest-")
     script = export(args.fairyfishtest, temp)
     engines = [os.path.abspath(args.engine1), os.path.abspath(args.engine2)]
-    totals = {"games": 0, "w": 0, "l": 0, "d": 0, "hangs": 0, "illegal": 0, "time": 0}
+    totals = {"games": 0, "w": 0, "l": 0, "d": 0, "hangs": 0, "illegal": 0, "time_engine1": 0, "time_engine2": 0}
     events: list[str] = []
     with open(args.log, "a") as log:
         while totals["games"] + totals["hangs"] < args.games:
@@ -103,15 +103,28 @@ def main() -> int:
             rc = run.wait()
             games_before = totals["games"]
             w = l = d = 0
+            # fairyfishtest's "Engine N loses on time." names the seat on that board (1: White),
+            # and the partner board's thread repeats it: a game counts once, and the team that
+            # lost it is the one whose engine flagged.
+            flagged = illegal = False
             for line in run.lines:
                 if m := re.match(r"Total: (\d+) W: (\d+) L: (\d+) D: (\d+)", line):
+                    lost = int(m[3]) > l
                     w, l, d = int(m[2]), int(m[3]), int(m[4])
-                    events.append(f"game {games_before + int(m[1])}: W {w} L {l} D {d} (this run)")
+                    note = ""
+                    if flagged:
+                        team = "engine1" if lost else "engine2"
+                        totals["time_" + team] += 1
+                        note = f"; lost on time by {team}'s team"
+                    if illegal:
+                        totals["illegal"] += 1
+                        note += "; an illegal move"
+                    events.append(f"game {games_before + int(m[1])}: W {w} L {l} D {d} (this run){note}")
+                    flagged = illegal = False
                 elif "loses on time" in line:
-                    totals["time"] += 1
-                    events.append(f"  {line.strip()}")
+                    flagged = True
                 elif line.startswith("Illegal move"):
-                    totals["illegal"] += 1
+                    illegal = True
                     events.append(f"  {line.strip()}")
             totals["games"] += w + l + d
             totals["w"] += w
@@ -129,9 +142,9 @@ def main() -> int:
     n = totals["games"]
     score = (totals["w"] + totals["d"] / 2) / n if n else 0.0
     print(f"{args.variant} {args.tc}: {n} games finished, W {totals['w']} L {totals['l']} D {totals['d']} "
-          f"({100 * score:.1f}% for engine1), hangs {totals['hangs']}, illegal moves {totals['illegal']}, "
-          f"losses on time {totals['time']}")
-    return 1 if totals["hangs"] or totals["illegal"] or totals["time"] else 0
+          f"({100 * score:.1f}% for engine1), hangs {totals['hangs']}, games with an illegal move {totals['illegal']}, "
+          f"losses on time: engine1's team {totals['time_engine1']}, engine2's team {totals['time_engine2']}")
+    return 1 if totals["hangs"] or totals["illegal"] or totals["time_engine1"] or totals["time_engine2"] else 0
 
 
 if __name__ == "__main__":
