@@ -62,14 +62,19 @@ def main() -> int:
     try:
         tree = export(args.lichess_bot, temp)
         shutil.copy(os.path.join(HERE, "test_rukav.py"), os.path.join(tree, "test_bot", "test_rukav.py"))
-        cases = ",".join([args.cases] * args.games)
         env = dict(os.environ, RUKAV=engine, RUKAV_OPPONENT=os.path.abspath(args.opponent or engine),
                    RUKAV_TC=args.tc, RUKAV_OPPONENT_NODES=str(args.opponent_nodes),
-                   RUKAV_MAX_PLIES=str(args.max_plies), RUKAV_RESULTS=results, RUKAV_CASES=cases,
+                   RUKAV_MAX_PLIES=str(args.max_plies), RUKAV_RESULTS=results,
                    RUKAV_UCI_OPTIONS="none" if args.no_uci_options else "default")
         before = sum(1 for _ in open(results)) if os.path.exists(results) else 0
-        rc = subprocess.call([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
-                              "test_bot/test_rukav.py"], cwd=tree, env=env)
+        # One pytest process a game, as a bot operator starts lichess-bot afresh: lichess-bot
+        # keeps module-level state (its restart switch, logging) that a second game in the same
+        # process inherits (a fourth game in one process once stalled with both engines idle).
+        rc = 0
+        for case in args.cases.split(",") * args.games:
+            env["RUKAV_CASES"] = case
+            rc = subprocess.call([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                                  "test_bot/test_rukav.py"], cwd=tree, env=env) or rc
         lines = open(results).read().splitlines()[before:] if os.path.exists(results) else []
         print(f"\n{'variant':<11} {'protocol':<8} {'result':<8} {'end':<22} {'plies':>5} {'bot min clock ms':>16}")
         for line in lines:
