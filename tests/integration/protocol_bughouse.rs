@@ -344,7 +344,7 @@ fn after(lines: &[&str]) -> Engine {
 
 /// The lines up to the answer to `ping n`, none of them starting with any
 /// of `refused` (an `Illegal move`, an `Error`, a claim).
-fn none_until_pong(s: &mut Engine, n: u32, refused: &[&str]) -> Vec<String> {
+fn none_until_pong(s: &mut Engine, n: u32, refused: &[&str]) {
     s.send(&format!("ping {n}"));
     let pong = format!("pong {n}");
     let lines = s.read_until("pong", |l| l == pong);
@@ -354,7 +354,6 @@ fn none_until_pong(s: &mut Engine, n: u32, refused: &[&str]) -> Vec<String> {
             .all(|l| !refused.iter().any(|r| l.starts_with(r))),
         "{lines:?}"
     );
-    lines
 }
 
 /// The engine's `move ...` for the current `go`; panics on `Error` or
