@@ -97,7 +97,7 @@ fn main() -> ExitCode {
         Some(Command::Wdl(args)) => exit_code(tools::wdl::main(args)),
         Some(Command::Tables(args)) => exit_code(tools::tables::main(args)),
         Some(Command::SpsaParams) => {
-            for line in rukav::search::params::spsa_lines() {
+            for line in rukav::engine::tuning::spsa_lines() {
                 println!("{line}");
             }
             ExitCode::SUCCESS

@@ -60,7 +60,6 @@ mod game;
 pub mod partner;
 pub mod pockets;
 pub mod settings;
-pub mod strategy;
 
 pub use game::{
     opponent_in_check, BoardEnd, GamblerPending, Game, GameSetupError, LoggedMove, LossReason,

@@ -22,7 +22,7 @@
 //! | `clear` | `ok`, `thanks` | forget the requests |
 //! | `help` | `?` | list what is understood |
 
-use crate::types::{Color, PieceType};
+use crate::types::PieceType;
 use std::fmt;
 use std::str::FromStr;
 
@@ -31,16 +31,6 @@ use std::str::FromStr;
 /// made in, not about the rest of the game. A sender repeats a request that
 /// still applies once it has lapsed, and not before.
 pub const REQUEST_MOVES: u8 = 6;
-
-/// What the evaluation adds per piece of a requested kind (centipawns):
-/// the opponent's pieces the partner needs are worth this much more to
-/// capture, ours that must not be given this much more to keep.
-pub const REQUEST_BIAS: i32 = 150;
-
-/// The same for the urgent requests (`must have`, `must not give`): the
-/// piece decides the partner's game (it mates, or its loss gets him mated),
-/// so it is worth three pawns more.
-pub const URGENT_BIAS: i32 = 300;
 
 /// One message between partners.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -349,35 +339,6 @@ impl PartnerState {
             }
         }
     }
-
-    /// Evaluation bias for the side `us` to move: the opponent's pieces the
-    /// partner needs are worth more to capture, our pieces that must not be
-    /// given are worth more to keep ([`REQUEST_BIAS`], or [`URGENT_BIAS`]
-    /// for the urgent requests). Indexed `[colour][piece]`.
-    pub fn bias(&self, us: Color) -> [[i32; 5]; 2] {
-        let size = |urgent: bool| if urgent { URGENT_BIAS } else { REQUEST_BIAS };
-        let need = self.need.iter().zip(&self.need_urgent);
-        let keep = self.dont_give.iter().zip(&self.dont_give_urgent);
-        let mut b = [[0; 5]; 2];
-        for (k, ((&need, &need_urgent), (&keep, &keep_urgent))) in need.zip(keep).enumerate() {
-            if need {
-                b[us.flip().index()][k] += size(need_urgent);
-            }
-            if keep {
-                b[us.index()][k] += size(keep_urgent);
-            }
-        }
-        b
-    }
-
-    /// Share of the normal thinking time to use (percent).
-    pub fn time_percent(&self) -> u32 {
-        if self.partner_dead || self.fast {
-            50
-        } else {
-            100
-        }
-    }
 }
 
 #[cfg(test)]
@@ -434,10 +395,9 @@ mod tests {
         apply(&mut s, "trades");
         assert!(s.dont_give.iter().all(|&x| !x));
         apply(&mut s, "dead");
-        assert_eq!(s.time_percent(), 50);
+        assert!(s.partner_dead);
         assert!("hello there".parse::<PartnerMessage>().is_err());
-        let b = s.bias(Color::White);
-        assert_eq!(b[Color::Black.index()][PieceType::Knight.index()], 150);
+        assert!(s.need[PieceType::Knight.index()] && !s.need_urgent[PieceType::Knight.index()]);
         assert_eq!("?".parse(), Ok(PartnerMessage::Help));
         assert_eq!("time 1234".parse(), Ok(PartnerMessage::Time(1234)));
         assert!("time soon".parse::<PartnerMessage>().is_err());
@@ -485,7 +445,7 @@ mod tests {
         s.tick();
         assert!(s.need[PieceType::Knight.index()], "repeated: holds again");
         assert!(!s.dont_give[PieceType::Queen.index()], "lapsed");
-        assert_eq!(s.bias(Color::White)[Color::White.index()], [0; 5]);
+        assert!(!s.dont_give.iter().any(|&x| x));
     }
 
     /// Two or more signs insist: the urgent requests weigh more, a plain
@@ -511,15 +471,13 @@ mod tests {
         let mut s = PartnerState::default();
         apply(&mut s, "++n");
         apply(&mut s, "--q");
-        let b = s.bias(Color::Black);
-        assert_eq!(b[Color::White.index()][n], URGENT_BIAS);
-        assert_eq!(b[Color::Black.index()][q], URGENT_BIAS);
+        assert!(s.need_urgent[n] && s.dont_give_urgent[q]);
         apply(&mut s, "need n");
-        assert_eq!(s.bias(Color::Black)[Color::White.index()][n], REQUEST_BIAS);
+        assert!(s.need[n] && !s.need_urgent[n]);
         for _ in 0..REQUEST_MOVES {
             s.tick();
         }
-        assert_eq!(s.bias(Color::Black), [[0; 5]; 2]);
+        assert!(!s.need[n] && !s.dont_give[q]);
         assert!(!s.need_urgent[n] && !s.dont_give_urgent[q]);
     }
 }

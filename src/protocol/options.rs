@@ -173,7 +173,7 @@ pub fn table() -> Vec<EngineOption> {
         spin("SyzygyProbeLimit", 7, 0, 7),
     ];
     #[cfg(feature = "tune")]
-    for p in crate::search::params::all() {
+    for p in crate::engine::tuning::all() {
         options.push(spin(
             p.name,
             i64::from(p.default),
@@ -356,7 +356,7 @@ pub fn set(engine: &mut Engine, name: &str, text: &str) -> Result<Effect, Comman
         ("SyzygyProbeLimit", _) => engine.set_syzygy_config(|c| c.probe_limit = int(&value) as u32),
         ("Syzygy50MoveRule", _) => engine.set_syzygy_config(|c| c.rule50 = flag),
         #[cfg(feature = "tune")]
-        (name, Value::Int(v)) => crate::search::params::set(name, *v as i32)?,
+        (name, Value::Int(v)) => crate::engine::tuning::set(name, *v as i32)?,
         (name, _) => return Err(CommandError::CannotSet(name)),
     }
     Ok(Effect::Done)

@@ -10,7 +10,6 @@ use super::parse;
 use crate::bench;
 use crate::bughouse::partner::{PartnerMessage, HELP};
 use crate::engine::{Clock, Engine, GoRequest, Listener, SitReason};
-use crate::eval;
 use crate::perft;
 use crate::position::outcome::Outcome;
 use crate::position::Position;
@@ -437,12 +436,13 @@ impl Uci {
 
     fn eval(&self) {
         let pos = self.engine.position();
-        let (score, trace) = eval::evaluate_traced(pos);
+        let trace = self.engine.trace_eval();
+        let white = |score: i32| score * pos.side_to_move().sign();
         send(&format!(
             "info string {:<22} {:>7} {:>7} {:>7}",
             "term", "white", "black", "total"
         ));
-        for (name, w, b) in &trace.terms {
+        for (name, w, b) in &trace.terms.terms {
             send(&format!(
                 "info string {:<22} {:>7} {:>7} {:>7}",
                 name,
@@ -451,35 +451,28 @@ impl Uci {
                 w - b
             ));
         }
-        let white_view = score * pos.side_to_move().sign();
         send(&format!(
             "info string hand-written evaluation {} cp (side to move), {} cp (white)",
-            score, white_view
+            trace.hand_written,
+            white(trace.hand_written)
         ));
-        let net = self
-            .engine
-            .active_net()
-            .filter(|n| n.serves(pos.rules().variant));
-        let share = crate::search::params::net_share(pos.rules());
-        let (score, what) = match net.map(|net| net.evaluate_position(pos)) {
-            None => (score, "hand-written".to_string()),
-            Some(n) if share >= 100 => (n, "NNUE".to_string()),
+        let what = match trace.network {
+            None => "hand-written".to_string(),
+            Some(_) if trace.net_share >= 100 => "NNUE".to_string(),
             Some(n) => {
                 send(&format!(
                     "info string NNUE evaluation {} cp (side to move), {} cp (white)",
                     n,
-                    n * pos.side_to_move().sign()
+                    white(n)
                 ));
-                (
-                    crate::eval::mix_evaluations(n, score, share),
-                    format!("NNUE {share}%, hand-written {}%", 100 - share),
-                )
+                let share = trace.net_share;
+                format!("NNUE {share}%, hand-written {}%", 100 - share)
             }
         };
         send(&format!(
             "info string final evaluation {} cp (side to move), {} cp (white) [{what}]",
-            score,
-            score * pos.side_to_move().sign()
+            trace.score,
+            white(trace.score)
         ));
     }
 }

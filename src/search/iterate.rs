@@ -21,13 +21,8 @@ impl Worker {
     /// Takes from the setup what serves `root`'s rules: the network (its
     /// accumulator refreshed), the antichess endgame tables, the Syzygy tables.
     fn prepare_root(&mut self, root: &Position) {
-        self.net = self
-            .setup
-            .net
-            .clone()
-            .filter(|n| n.serves(root.rules().variant));
-        self.net_share = params::net_share(root.rules());
-        if let Some(net) = self.net.as_deref() {
+        self.evaluator = super::Evaluator::for_rules(self.setup.net.clone(), root.rules());
+        if let Some(net) = self.evaluator.net() {
             net.refresh(root, &mut self.acc[0]);
         }
         self.endgames = self

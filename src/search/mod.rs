@@ -30,6 +30,7 @@
 
 mod alphabeta;
 mod checks;
+pub mod evaluation;
 mod history;
 mod iterate;
 pub mod limits;
@@ -49,6 +50,7 @@ pub mod timeman;
 pub mod tt;
 mod worker;
 
+pub use evaluation::{EvalTrace, Evaluator};
 pub use limits::{Limits, SearchSetup};
 pub use report::{Info, Report, Reporter, SearchResult, CURRMOVE_AFTER};
 pub use score::{Score, INF, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND};

@@ -32,8 +32,6 @@ pub(super) const QUIET_CHECK: i32 = 1 << 25;
 pub(super) const BAD_CAPTURE: i32 = -(1 << 20);
 /// Under-promotions.
 pub(super) const UNDER_PROMOTION: i32 = -(1 << 21);
-/// Quiet checks that lose material sit this far below their history.
-const UNSAFE_CHECK_PENALTY: i32 = 4000;
 /// Everything below this is a bad capture or an under-promotion: quiet
 /// moves score their history, bounded far above it.
 const QUIET_FLOOR: i32 = BAD_CAPTURE + (1 << 19);
@@ -121,7 +119,7 @@ fn score_move(pos: &Position, m: Move, hints: &OrderingHints, checks: &CheckInfo
             if see(pos, m) >= 0 {
                 QUIET_CHECK + history
             } else {
-                history - UNSAFE_CHECK_PENALTY
+                history - params::unsafe_check_penalty()
             }
         } else {
             history

@@ -6,7 +6,7 @@
 //! atomic that the UCI option of the same name sets (`setoption name
 //! rfp_margin value 95`), so that SPSA (OpenBench, or any tuner that drives
 //! UCI options) can tune them; `rukav` then also lists them in its `uci`
-//! answer, and [`spsa_lines`] prints them, with the hand-written
+//! answer, and `rukav spsa-params` prints them ([`Param::spsa_line`]), with the hand-written
 //! evaluation's weights ([`all`]), in OpenBench's input format.
 
 /// One tunable parameter.
@@ -24,7 +24,12 @@ pub struct Param {
     pub step: i32,
 }
 
-macro_rules! search_params {
+/// Declares a registry of tunable parameters in the module that invokes it:
+/// `PARAMS`, one accessor function per parameter (a `const fn` returning
+/// the default, or in a tuning build a read of an atomic), and in a tuning
+/// build `store`. Used here for the search and by the engine's bughouse
+/// brain (`engine::brain::params`).
+macro_rules! tuning_params {
     ($( $(#[$doc:meta])* $name:ident: $default:expr, $min:expr, $max:expr, $step:expr; )*) => {
         #[allow(non_camel_case_types, dead_code)]
         #[derive(Clone, Copy)]
@@ -32,7 +37,7 @@ macro_rules! search_params {
         enum Id { $($name),* }
 
         /// Every parameter, in declaration order.
-        pub const PARAMS: &[Param] = &[$(Param {
+        pub const PARAMS: &[$crate::search::params::Param] = &[$($crate::search::params::Param {
             name: stringify!($name),
             default: $default,
             min: $min,
@@ -43,6 +48,13 @@ macro_rules! search_params {
         #[cfg(feature = "tune")]
         static VALUES: [std::sync::atomic::AtomicI32; PARAMS.len()] =
             [$(std::sync::atomic::AtomicI32::new($default)),*];
+
+        /// Stores `value` as the parameter at `index` of [`PARAMS`] (a
+        /// tuning build; the value is already checked against its range).
+        #[cfg(feature = "tune")]
+        pub fn store(index: usize, value: i32) {
+            VALUES[index].store(value, std::sync::atomic::Ordering::Relaxed);
+        }
 
         $(
             $(#[$doc])*
@@ -61,8 +73,9 @@ macro_rules! search_params {
         )*
     };
 }
+pub(crate) use tuning_params;
 
-search_params! {
+tuning_params! {
     /// Half-width of the first aspiration window (centipawns).
     aspiration_delta: 25, 5, 100, 5;
     /// Reverse futility pruning: deepest depth.
@@ -160,6 +173,19 @@ search_params! {
     time_changes_decay_depth: 8, 4, 16, 1;
     /// Best-move changes remembered at most.
     time_changes_cap: 3, 1, 8, 1;
+    /// Time per move: moves a sudden-death clock is planned for (when
+    /// `movestogo` is absent).
+    moves_horizon: 30, 10, 60, 2;
+    /// The same for antichess, giveaway and suicide: their games are decided early by
+    /// long forced runs, and with the chess horizon Rukav left about half of
+    /// its clock unused (3.3 s of 7 in the average 5+0.05 game against
+    /// Fairy-Stockfish, which used 5.4 s). 20 moves gained about 28 Elo over
+    /// 30 in self-play, 15 about 26 more over 20; with 15 Rukav still kept
+    /// twice Fairy-Stockfish's clock after move 30, and 10 gained about 20
+    /// over 15 (SPRT on non-exam openings, docs/measurements.md).
+    losers_moves_horizon: 10, 4, 30, 1;
+    /// Move ordering: quiet checks that lose material sit this far below their history.
+    unsafe_check_penalty: 4000, 0, 16000, 500;
     /// Time per move: `movestogo` is read as at most this many moves.
     time_moves_max: 50, 20, 100, 5;
     /// Time per move: the clock is shared among this many more moves than planned.
@@ -231,7 +257,23 @@ impl std::error::Error for ParamError {}
 /// unknown name or a value out of range.
 #[cfg(feature = "tune")]
 pub fn set(name: &str, value: i32) -> Result<(), ParamError> {
-    let (i, p) = all()
+    let i = find(all(), name, value)?;
+    // `all()` lists the search parameters first, then the weights.
+    match i.checked_sub(PARAMS.len()) {
+        None => store(i, value),
+        Some(weight) => crate::eval::hce::set_tuned_weight(weight, value),
+    }
+    Ok(())
+}
+
+/// The index in `params` of the parameter `name` (any case), once `value`
+/// is checked against its range.
+pub fn find<'a>(
+    params: impl Iterator<Item = &'a Param>,
+    name: &str,
+    value: i32,
+) -> Result<usize, ParamError> {
+    let (i, p) = params
         .enumerate()
         .find(|(_, p)| p.name.eq_ignore_ascii_case(name))
         .ok_or_else(|| ParamError::Unknown(name.to_string()))?;
@@ -243,12 +285,7 @@ pub fn set(name: &str, value: i32) -> Result<(), ParamError> {
             value,
         });
     }
-    // `all()` lists the search parameters first, then the weights.
-    match i.checked_sub(PARAMS.len()) {
-        None => VALUES[i].store(value, std::sync::atomic::Ordering::Relaxed),
-        Some(weight) => crate::eval::hce::set_tuned_weight(weight, value),
-    }
-    Ok(())
+    Ok(i)
 }
 
 /// Every tunable parameter: the search's ([`PARAMS`]), then the weights of
@@ -299,18 +336,16 @@ pub fn weight_params() -> &'static [Param] {
     &PARAMS
 }
 
-/// The parameters in OpenBench's SPSA input format, one per line:
-/// `name, int, default, min, max, step, 0.002` (the last field is the
-/// learning-rate ratio OpenBench suggests).
-pub fn spsa_lines() -> Vec<String> {
-    all()
-        .map(|p| {
-            format!(
-                "{}, int, {}, {}, {}, {}, 0.002",
-                p.name, p.default, p.min, p.max, p.step
-            )
-        })
-        .collect()
+impl Param {
+    /// The parameter in OpenBench's SPSA input format:
+    /// `name, int, default, min, max, step, 0.002` (the last field is the
+    /// learning-rate ratio OpenBench suggests).
+    pub fn spsa_line(&self) -> String {
+        format!(
+            "{}, int, {}, {}, {}, {}, 0.002",
+            self.name, self.default, self.min, self.max, self.step
+        )
+    }
 }
 
 /// The network's share, in percent, of the evaluation of a variant that a
@@ -336,7 +371,7 @@ mod tests {
             assert!(p.step > 0, "{p:?}");
         }
         assert_eq!(rfp_margin(), 90);
-        assert_eq!(spsa_lines().len(), PARAMS.len() + weight_params().len());
+        assert_eq!(all().count(), PARAMS.len() + weight_params().len());
     }
 
     /// Each weight's tuning parameter sits at the weight's own index, under

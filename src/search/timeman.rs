@@ -50,25 +50,14 @@ impl Clock {
     }
 }
 
-/// Moves a sudden-death clock is planned for (when `movestogo` is absent).
-const MOVES_HORIZON: u64 = 30;
-
-/// The same for antichess, giveaway and suicide: their games are decided early by
-/// long forced runs, and with the chess horizon Rukav left about half of
-/// its clock unused (3.3 s of 7 in the average 5+0.05 game against
-/// Fairy-Stockfish, which used 5.4 s). 20 moves gained about 28 Elo over
-/// 30 in self-play, 15 about 26 more over 20; with 15 Rukav still kept
-/// twice Fairy-Stockfish's clock after move 30, and 10 gained about 20
-/// over 15 (SPRT on non-exam openings, docs/measurements.md).
-const MOVES_HORIZON_LOSERS: u64 = 10;
-
 /// The moves a sudden-death clock is planned for under `rules`.
 pub fn moves_horizon(rules: &Rules) -> u64 {
-    if rules.losers_win {
-        MOVES_HORIZON_LOSERS
+    let moves = if rules.losers_win {
+        params::losers_moves_horizon()
     } else {
-        MOVES_HORIZON
-    }
+        params::moves_horizon()
+    };
+    moves.max(1) as u64
 }
 
 /// Soft and hard time limits for the side to move. The soft limit ends
@@ -151,10 +140,11 @@ pub fn soft_limit_reached(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Variant;
 
     #[test]
     fn time_limits_leave_a_reserve() {
-        for horizon in [MOVES_HORIZON, MOVES_HORIZON_LOSERS, 1] {
+        for horizon in [30, 10, 1] {
             for time in [50u64, 200, 1000, 5000, 60_000, 300_000] {
                 for inc in [0u64, 50, 1000] {
                     let c = Clock {
@@ -179,14 +169,26 @@ mod tests {
             winc: 50,
             ..Clock::default()
         };
-        let chess = time_limits(&c, Color::White, 30, MOVES_HORIZON).0;
-        let losers = time_limits(&c, Color::White, 30, MOVES_HORIZON_LOSERS).0;
+        let chess = time_limits(
+            &c,
+            Color::White,
+            30,
+            moves_horizon(&Variant::Crazyhouse.rules()),
+        )
+        .0;
+        let losers = time_limits(
+            &c,
+            Color::White,
+            30,
+            moves_horizon(&Variant::Antichess.rules()),
+        )
+        .0;
         assert!(losers > chess, "{losers:?} vs {chess:?}");
         let c = Clock {
             movetime: Some(500),
             ..Clock::default()
         };
-        let (soft, hard) = time_limits(&c, Color::Black, 30, MOVES_HORIZON);
+        let (soft, hard) = time_limits(&c, Color::Black, 30, params::moves_horizon() as u64);
         assert_eq!(soft, None);
         assert_eq!(hard, Some(Duration::from_millis(470)));
     }
@@ -208,7 +210,8 @@ mod tests {
                         movetime: None,
                     };
                     for overhead in [0, 30, u64::MAX] {
-                        let (soft, hard) = time_limits(&c, Color::White, overhead, MOVES_HORIZON);
+                        let (soft, hard) =
+                            time_limits(&c, Color::White, overhead, params::moves_horizon() as u64);
                         assert!(soft <= hard);
                     }
                     let spent = c.spent(Color::Black, Duration::MAX);
@@ -220,7 +223,7 @@ mod tests {
                 movetime: Some(t),
                 ..Clock::default()
             };
-            let (soft, hard) = time_limits(&c, Color::White, 30, MOVES_HORIZON);
+            let (soft, hard) = time_limits(&c, Color::White, 30, params::moves_horizon() as u64);
             assert!(soft.is_none() && hard.is_some());
         }
     }

@@ -2,6 +2,7 @@
 //! being searched, NNUE accumulators by ply, node counting and the stop
 //! checks.
 
+use super::evaluation::Evaluator;
 use super::history::{piece_to, Histories};
 use super::limits::{Limits, SearchSetup};
 use super::movepick::OrderingHints;
@@ -11,8 +12,7 @@ use super::score::{FIFTY_MOVE_PLIES, MATE, MAX_PLY};
 use super::shared::{RootProgress, Shared};
 use super::stack::Stack;
 use crate::endgames::{TableResult, Tables};
-use crate::eval::evaluate;
-use crate::eval::nnue::{Accumulator, Network};
+use crate::eval::nnue::Accumulator;
 use crate::position::movegen::MoveCounter;
 use crate::position::outcome::SideResult;
 use crate::position::Position;
@@ -79,12 +79,9 @@ pub struct Worker {
     /// Late-move reductions by depth and move number.
     pub(super) lmr: Box<[[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]>,
     pub(super) has_bias: bool,
-    /// The network in use for this root (see [`Limits::net`]).
-    pub(super) net: Option<Arc<Network>>,
-    /// The network's share of the evaluation in percent (the rest is the
-    /// hand-written evaluation's): 100 but in antichess, giveaway and suicide
-    /// ([`params::losers_net_share`]).
-    pub(super) net_share: i32,
+    /// The evaluation of this root's variant: its network (see
+    /// [`SearchSetup::net`]) and the network's share.
+    pub(super) evaluator: Evaluator,
     /// Antichess and giveaway: the endgame tables for this root's rules.
     pub(super) endgames: Option<Arc<Tables>>,
     /// The Syzygy tables, where they serve this root's rules.
@@ -166,8 +163,7 @@ impl Worker {
             has_bias: setup.bias.iter().flatten().any(|&b| b != 0),
             setup,
             lmr,
-            net: None,
-            net_share: 100,
+            evaluator: Evaluator::default(),
             endgames: None,
             tb: None,
             tb_cardinality: 0,
@@ -267,7 +263,7 @@ impl Worker {
         // The child's table entry is fetched while the accumulator is
         // updated.
         self.shared.tt.prefetch(child.key());
-        if let Some(net) = self.net.as_deref() {
+        if let Some(net) = self.evaluator.net() {
             let (done, next) = self.acc.split_at_mut(ply + 1);
             net.update(&done[ply], &delta, child, &mut next[0]);
         }
@@ -278,22 +274,16 @@ impl Worker {
     pub(super) fn make_null(&mut self, child: &mut Position, ply: usize) {
         child.make_null_move();
         self.shared.tt.prefetch(child.key());
-        if self.net.is_some() {
+        if self.evaluator.net().is_some() {
             self.acc[ply + 1] = self.acc[ply];
         }
     }
 
     #[inline]
     pub(super) fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
-        let mut v = match self.net.as_deref() {
-            Some(net) if self.net_share >= 100 => net.evaluate(&self.acc[ply], pos),
-            Some(net) => crate::eval::mix_evaluations(
-                net.evaluate(&self.acc[ply], pos),
-                evaluate(pos),
-                self.net_share,
-            ),
-            None => evaluate(pos),
-        };
+        let mut v = self
+            .evaluator
+            .evaluate(pos, |net| net.evaluate(&self.acc[ply], pos));
         if self.has_bias {
             let us = pos.side_to_move();
             for (c, sign) in [(us, 1), (us.flip(), -1)] {

@@ -346,7 +346,7 @@ fn spsa_params_lists_every_parameter_in_openbench_format() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    let params: Vec<_> = rukav::search::params::all().collect();
+    let params: Vec<_> = rukav::engine::tuning::all().collect();
     assert!(params.len() > rukav::search::params::PARAMS.len());
     assert_eq!(lines.len(), params.len());
     for (line, p) in lines.iter().zip(params) {

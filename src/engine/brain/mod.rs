@@ -1,99 +1,48 @@
-//! The engine's bughouse decisions, in one place for every protocol: what
+//! The engine's bughouse brain, in one place for every protocol: what
 //! to ask the partner for, what to forbid, when to sit for a piece, how
 //! much of the clock to use, and which piece to take for a Gambler
-//! promotion. The protocols only carry the results.
+//! promotion. The protocols only carry the results. The model of the game
+//! it plays ([`crate::bughouse`]: boards, pockets, the partner's words)
+//! lies below the search; the brain runs searches, so it lives beside the
+//! engine that calls it.
 //!
-//! Owed pieces: before each move, short searches with one more piece of
+//! Owed pieces ([`owed`]): before each move, short searches with one more piece of
 //! each kind in either pocket value the pieces the partner may send (or
 //! give away). A piece that would decide the game (typically a mate) makes
 //! a request, `++X` (must have) or, in the opponent's hand, `--X` (must not
-//! give), and makes the engine sit and wait for it while its clock allows.
-//! A side that is being mated, or lost on its board ([`LOST_SCORE`]), says
+//! give), and makes the engine sit and wait for it while its clock allows
+//! ([`budgets`]).
+//! A side that is being mated, or lost on its board (`lost_score`), says
 //! `dead` and stalls; a side that finds a forced mate tells its partner to
-//! sit until it has mated ([`FreezeSit`]).
+//! sit until it has mated ([`FreezeSit`]). Its tuning constants are
+//! parameters ([`params`]).
 
-use super::partner::{PartnerMessage, PartnerState, REQUEST_MOVES};
+pub mod budgets;
+pub mod gambler;
+pub mod owed;
+pub mod params;
+
+pub use self::budgets::{asked_sit_budget, hold_reserve, sit_budget, stall_budget};
+pub use self::gambler::gambler_choice;
+pub use self::owed::{may_arrive, owed_pieces, short_search, OwedPieces};
+use self::params::ms;
+use crate::bughouse::partner::{PartnerMessage, PartnerState, REQUEST_MOVES};
 use crate::eval::hand_value;
 use crate::position::Position;
-use crate::search::{self, Limits, SearchSetup, Shared, TranspositionTable, MATE_BOUND};
-use crate::types::{Color, PieceType, Square};
+use crate::search::MATE_BOUND;
+use crate::types::{Color, PieceType};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Depth of the short searches that value owed pieces.
-pub const OWED_DEPTH: i32 = 4;
-/// Below this much on its clock (ms) the engine skips the owed-piece
-/// searches (no requests, no sitting) and spends the time on its move.
-pub const OWED_MIN_CLOCK_MS: u64 = 4000;
-/// Gain (centipawns) beyond a piece's usual pocket value from one more
-/// piece in hand that (with a decisive score) makes the engine ask its
-/// partner for it; the same loss makes it say "must not give".
-pub const NEED_GAIN: i32 = 200;
-/// Gain (centipawns, beyond the usual pocket value) from a piece not yet in
-/// hand that makes the engine sit and wait for it, when the clock allows...
-pub const SIT_GAIN: i32 = 400;
-// A piece worth sitting for is always one worth asking for (`plan` relies
-// on it: with messages on, the piece it sits for was asked for).
-const _: () = assert!(SIT_GAIN >= NEED_GAIN);
-/// ... and the score it would then reach (a decisive one: mate, or close).
-pub const SIT_SCORE: i32 = 1000;
-/// A side whose short search scores it this far behind (centipawns) is
-/// lost on its board: it stalls as a mated side does. (In 24 self-play
-/// games at 10+0.1, 11 of the 14 sides that reached -1500 or worse with 4 s
-/// or more on their clock went on to lose their board.)
-pub const LOST_SCORE: i32 = 1500;
-/// The least clock (ms) a side that holds its move keeps, whatever the
-/// reason ([`hold_reserve`]).
-pub const HOLD_RESERVE_FLOOR_MS: u64 = 2000;
-/// A side that holds its move keeps at least this fraction (one part in
-/// this many) of what is left on its clock: one hold never spends more
-/// than half of it, so that holds repeated move after move leave time for
-/// the rest of the game ([`hold_reserve`]).
-pub const HOLD_RESERVE_CLOCK_DIVISOR: u64 = 2;
-/// ... and at least this fraction (one part in this many) of the game's
-/// clock (the most it had this game): 12 s of a 2-minute game. On the local
-/// FICS without timeseal the server charged about 0.5 to 1 s a move for
-/// moves the engine made in 0.2 s, and a side that sat from 16 s down to
-/// the former 6 s (a twentieth) flagged a few moves later.
-pub const HOLD_RESERVE_GAME_DIVISOR: u64 = 10;
-/// Holds shorter than this (ms) are not worth making.
-pub const MIN_HOLD_MS: u64 = 300;
-/// Clock (ms) a side sitting for a piece it asked for keeps at the least
-/// ([`asked_sit_budget`]).
-pub const PIECE_SIT_RESERVE_MS: u64 = 3000;
-/// The longest (ms) a side sits for a piece it asked for, per move.
-pub const PIECE_SIT_MAX_MS: u64 = 3000;
-/// Owed-piece scores are clamped to +-this (centipawns), so that a mate
-/// counts as a large gain, not an infinite one.
-pub const OWED_SCORE_CAP: i32 = 2000;
-/// Sitting for a piece: the clock lead over the opponent that is kept (ms).
-pub const SIT_CLOCK_LEAD_MS: u64 = 1000;
-/// Sitting for a piece: at most `1 / SIT_CLOCK_SHARE_DIVISOR` of the own clock.
-pub const SIT_CLOCK_SHARE_DIVISOR: u64 = 3;
-/// Gambler choice: the depth of the search of each candidate.
-const GAMBLER_DEPTH: i32 = 3;
-/// Gambler choice: candidate scores are clamped to +-this (centipawns).
-const GAMBLER_SCORE_CAP: i32 = 5000;
-/// Gambler choice: the piece taken counts this fraction of its pocket value
-/// (the opponent's partner gets a pawn; the piece is ours to hand on).
-const GAMBLER_HAND_VALUE_DIVISOR: i32 = 2;
 /// The share of the usual thinking time when partner messages are off (percent).
 const FULL_TIME_PERCENT: u32 = 100;
 
-/// Scores of the owed-piece searches ([`owed_pieces`]), indexed by pocket
-/// piece kind (P N B R Q); `None` where the pocket was full.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct OwedPieces {
-    /// The position as it is.
-    pub base: i32,
-    /// The search of the position as it is found a forced mate against
-    /// the side to move.
-    pub mated: bool,
-    /// With one more piece of that kind in our pocket.
-    pub mine: [Option<i32>; 5],
-    /// With one more piece of that kind in the opponent's pocket.
-    pub theirs: [Option<i32>; 5],
+/// The gain that makes the engine sit for a piece: `sit_gain`, never
+/// less than `need_gain` (`advice` relies on it: with messages on, the
+/// piece it sits for was asked for).
+fn sit_gain() -> i32 {
+    params::sit_gain().max(params::need_gain())
 }
 
 /// What the engine does on a bughouse board before it thinks.
@@ -118,7 +67,7 @@ pub enum SitReason {
     ForPiece(PieceType),
     /// The partner asked it to sit (until `go`).
     PartnerAsked,
-    /// It is being mated or is otherwise lost ([`LOST_SCORE`]; announced
+    /// It is being mated or is otherwise lost (`lost_score`; announced
     /// as "while mated" either way, the words bughouse players use): it stalls, so that its opponent cannot mate it
     /// while the partner tries to win his board first (it said `dead`).
     Lost,
@@ -134,125 +83,6 @@ impl std::fmt::Display for SitReason {
     }
 }
 
-/// The score (side to move's view) of a one-thread search of `pos` to
-/// `depth` with a small private table: the engine's quick look at a
-/// hypothetical position.
-pub fn short_search(pos: &Position, depth: i32) -> i32 {
-    let tt = Arc::new(TranspositionTable::new(1));
-    let shared = Arc::new(Shared::new(tt));
-    let limits = Limits {
-        depth: Some(depth),
-        multipv: 1,
-        ..Limits::default()
-    };
-    search::search(
-        pos,
-        &[pos.key()],
-        &limits,
-        &SearchSetup::default(),
-        1,
-        shared,
-        &|_: &_| {},
-    )
-    .score
-}
-
-/// Scores of short searches of `pos` with one more piece of each kind in
-/// our pocket (`mine`) and in the opponent's (`theirs`), and without
-/// (`base`), all from the side to move's view and clamped to
-/// +-[`OWED_SCORE_CAP`] so
-/// that a mate counts as a large gain, not an infinite one.
-pub fn owed_pieces(pos: &Position) -> OwedPieces {
-    let us = pos.side_to_move();
-    let clamp = |s: i32| s.clamp(-OWED_SCORE_CAP, OWED_SCORE_CAP);
-    let score = |p: &Position| clamp(short_search(p, OWED_DEPTH));
-    let base = short_search(pos, OWED_DEPTH);
-    let mut owed = OwedPieces {
-        base: clamp(base),
-        mated: base <= -MATE_BOUND,
-        ..OwedPieces::default()
-    };
-    for k in PieceType::POCKET {
-        let mut mine = *pos;
-        if mine.add_to_pocket(us, k).is_ok() {
-            owed.mine[k.index()] = Some(score(&mine));
-        }
-        let mut theirs = *pos;
-        if theirs.add_to_pocket(us.flip(), k).is_ok() {
-            owed.theirs[k.index()] = Some(score(&theirs));
-        }
-    }
-    owed
-}
-
-/// Can a piece of kind `k` reach the pocket of `ours` soon? True when a
-/// partner attacks one on his board (his opponent has our colour), or when
-/// no partner board is known.
-pub fn may_arrive(partner_boards: &[Position], ours: Color, k: PieceType) -> bool {
-    if partner_boards.is_empty() {
-        return true;
-    }
-    partner_boards.iter().any(|board| {
-        let occ = board.occupied();
-        board
-            .pieces(ours, k)
-            .any(|sq| (board.attackers_to(sq, occ) & board.color_bb(ours.flip())).nonempty())
-    })
-}
-
-/// The clock (ms) a side that holds its move keeps, for every reason of
-/// holding, with `own_ms` on its clock in a game whose clock was `game_ms`
-/// at the most: [`HOLD_RESERVE_FLOOR_MS`], half of `own_ms`
-/// ([`HOLD_RESERVE_CLOCK_DIVISOR`]) or a tenth of `game_ms`
-/// ([`HOLD_RESERVE_GAME_DIVISOR`]), whichever is most. On a real server
-/// a side that sat until 2 s were left lost on time to lag.
-pub fn hold_reserve(own_ms: u64, game_ms: u64) -> u64 {
-    HOLD_RESERVE_FLOOR_MS
-        .max(own_ms / HOLD_RESERVE_CLOCK_DIVISOR)
-        .max(game_ms / HOLD_RESERVE_GAME_DIVISOR)
-}
-
-/// How long the side to move may sit with `own_ms` on its clock against
-/// `their_ms` on its opponent's (`game_ms`: see [`hold_reserve`]): sitting
-/// costs only our clock, so we wait while we stay at least
-/// [`SIT_CLOCK_LEAD_MS`] ahead of the opponent, and never more than a third
-/// ([`SIT_CLOCK_SHARE_DIVISOR`]) of what is left. `None`
-/// when that is under [`MIN_HOLD_MS`].
-pub fn sit_budget(own_ms: u64, their_ms: u64, game_ms: u64) -> Option<Duration> {
-    let wanted = own_ms
-        .saturating_sub(their_ms)
-        .saturating_sub(SIT_CLOCK_LEAD_MS)
-        .min(own_ms / SIT_CLOCK_SHARE_DIVISOR);
-    hold_budget(wanted, own_ms, game_ms)
-}
-
-/// How long a side that is being mated (or is lost) stalls with `own_ms`
-/// on its clock: all but the reserve ([`hold_reserve`]). `None` when that
-/// is under [`MIN_HOLD_MS`].
-pub fn stall_budget(own_ms: u64, game_ms: u64) -> Option<Duration> {
-    hold_budget(own_ms, own_ms, game_ms)
-}
-
-/// How long a side that has asked its partner for a piece that mates
-/// (`++X`, with `PartnerMessages` on) sits for it with `own_ms` on its
-/// clock: the partner is hunting the piece, so the side waits without the
-/// clock lead [`sit_budget`] needs, up to [`PIECE_SIT_MAX_MS`], and keeps
-/// [`PIECE_SIT_RESERVE_MS`] (or the larger [`hold_reserve`]) to mate with
-/// or play on. `None` under [`MIN_HOLD_MS`].
-pub fn asked_sit_budget(own_ms: u64, game_ms: u64) -> Option<Duration> {
-    let wanted = own_ms
-        .saturating_sub(PIECE_SIT_RESERVE_MS)
-        .min(PIECE_SIT_MAX_MS);
-    hold_budget(wanted, own_ms, game_ms)
-}
-
-/// A hold of `wanted_ms` cut to what the reserve leaves of `own_ms`
-/// ([`hold_reserve`]), or `None` when that is under [`MIN_HOLD_MS`].
-fn hold_budget(wanted_ms: u64, own_ms: u64, game_ms: u64) -> Option<Duration> {
-    let ms = wanted_ms.min(own_ms.saturating_sub(hold_reserve(own_ms, game_ms)));
-    (ms >= MIN_HOLD_MS).then(|| Duration::from_millis(ms))
-}
-
 /// What the owed-piece searches suggest before a move ([`Bughouse::advice`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Advice {
@@ -262,43 +92,45 @@ pub struct Advice {
     pub sit_for: Option<(PieceType, Duration)>,
     /// Being mated or lost: stall for at most this long.
     pub stall: Option<Duration>,
-    /// The side to move is winning its board ([`SIT_SCORE`]): it does not
+    /// The side to move is winning its board (`sit_score`): it does not
     /// sit when its partner asks it to.
     pub winning: bool,
 }
 
-/// Gambler promotion rule: the piece of the opponent that `chooser` takes
-/// off `pos` (his own board) when his partner promotes. Each queen, rook,
-/// bishop or knight whose removal leaves nobody in an impossible check is
-/// tried with a short search; the piece also lands on the partner's board,
-/// so half its pocket value is added. `None` when nothing may be taken.
-pub fn gambler_choice(pos: &Position, chooser: Color) -> Option<Square> {
-    let them = chooser.flip();
-    let mut best: Option<(i32, Square)> = None;
-    for kind in [
-        PieceType::Queen,
-        PieceType::Rook,
-        PieceType::Bishop,
-        PieceType::Knight,
-    ] {
-        for sq in pos.pieces(them, kind) {
-            let mut p = *pos;
-            if p.take_piece(sq).is_err() {
-                continue;
-            }
-            // The side not to move may not be left in check.
-            if super::opponent_in_check(&p) {
-                continue;
-            }
-            let s = short_search(&p, GAMBLER_DEPTH).clamp(-GAMBLER_SCORE_CAP, GAMBLER_SCORE_CAP);
-            let ours = if p.side_to_move() == chooser { s } else { -s };
-            let score = ours + hand_value(kind) / GAMBLER_HAND_VALUE_DIVISOR;
-            if best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, sq));
-            }
+/// Evaluation bias for the side `us` to move from the partner's requests:
+/// the opponent's pieces the partner needs are worth more to capture, our
+/// pieces that must not be given are worth more to keep (`request_bias`,
+/// or `urgent_bias` for the urgent requests). Indexed `[colour][piece]`.
+pub fn request_bias(partner: &PartnerState, us: Color) -> [[i32; 5]; 2] {
+    let size = |urgent: bool| {
+        if urgent {
+            params::urgent_bias()
+        } else {
+            params::request_bias()
+        }
+    };
+    let need = partner.need.iter().zip(&partner.need_urgent);
+    let keep = partner.dont_give.iter().zip(&partner.dont_give_urgent);
+    let mut b = [[0; 5]; 2];
+    for (k, ((&need, &need_urgent), (&keep, &keep_urgent))) in need.zip(keep).enumerate() {
+        if need {
+            b[us.flip().index()][k] += size(need_urgent);
+        }
+        if keep {
+            b[us.index()][k] += size(keep_urgent);
         }
     }
-    best.map(|(_, sq)| sq)
+    b
+}
+
+/// Share of the usual thinking time to use (percent): less when the
+/// partner asked for fast play or is lost on his board.
+pub fn time_percent(partner: &PartnerState) -> u32 {
+    if partner.partner_dead || partner.fast {
+        u32::try_from(params::fast_time_percent()).unwrap_or(FULL_TIME_PERCENT)
+    } else {
+        FULL_TIME_PERCENT
+    }
 }
 
 /// The engine's bughouse state on its board: what the partner said, his
@@ -306,12 +138,12 @@ pub fn gambler_choice(pos: &Position, chooser: Color) -> Option<Square> {
 #[derive(Clone, Debug)]
 pub struct Bughouse {
     /// What the partner asked for.
-    pub partner: PartnerState,
+    partner: PartnerState,
     /// The partner's board (two in the three-board form's centre), when the
     /// protocol told us.
-    pub partner_boards: Vec<Position>,
+    partner_boards: Vec<Position>,
     /// Send requests and act on the partner's (option `PartnerMessages`).
-    pub messages: bool,
+    messages: bool,
     /// Requests said, with the move number when they were last said.
     said: Vec<(PartnerMessage, u32)>,
     /// We told the partner `dead` (and have not said `x` since).
@@ -369,6 +201,28 @@ impl FreezeSit {
 }
 
 impl Bughouse {
+    /// Sends requests and acts on the partner's (`PartnerMessages`); off
+    /// forgets what the partner asked.
+    pub fn set_messages(&mut self, on: bool) {
+        self.messages = on;
+        if !on {
+            self.partner = PartnerState::default();
+        }
+    }
+
+    /// Sets the partner's board (`add`: a second one, as the centre player
+    /// of the three-board form has; at most two, a repeated `add` replaces
+    /// the second).
+    pub fn set_partner_board(&mut self, board: Position, add: bool) {
+        self.partner_boards.truncate(usize::from(add));
+        self.partner_boards.push(board);
+    }
+
+    /// Has the partner asked us to sit (and not said `go` since)?
+    pub fn partner_asked_sit(&self) -> bool {
+        self.partner.sit
+    }
+
     /// A new game: requests in both directions are forgotten.
     pub fn new_game(&mut self) {
         self.partner = PartnerState::default();
@@ -403,7 +257,7 @@ impl Bughouse {
     /// The evaluation bias of the partner's requests for the side `us`.
     pub fn bias(&self, us: Color) -> [[i32; 5]; 2] {
         if self.messages {
-            self.partner.bias(us)
+            request_bias(&self.partner, us)
         } else {
             [[0; 5]; 2]
         }
@@ -415,18 +269,18 @@ impl Bughouse {
     ///
     /// Gains and losses are counted beyond the piece's usual pocket value.
     /// Messages: `must have X` for the piece that would help most (a gain of
-    /// at least [`NEED_GAIN`]) when it brings a decisive score
-    /// ([`SIT_SCORE`]), `must not give X` for the piece that would hurt most
+    /// at least `need_gain`) when it brings a decisive score
+    /// (`sit_score`), `must not give X` for the piece that would hurt most
     /// in the opponent's hand when that is decisive against us; requests for
     /// a piece that only wins material are not made. Sitting: when a piece
     /// not yet in hand would
-    /// gain at least [`SIT_GAIN`] and reach [`SIT_SCORE`] (a mate it allows,
+    /// gain at least `sit_gain` and reach `sit_score` (a mate it allows,
     /// typically), it may arrive ([`may_arrive`]), the clock allows
     /// waiting ([`sit_budget`]; with messages on, where the piece has been
     /// asked for, [`asked_sit_budget`] when longer) and the partner has not
     /// said he is lost
     /// (then no piece comes from him). Stalling, with messages on: when the
-    /// side to move is being mated or is lost ([`LOST_SCORE`]), it sits for
+    /// side to move is being mated or is lost (`lost_score`), it sits for
     /// most of its clock
     /// ([`stall_budget`]); its opponent cannot mate it meanwhile, and its
     /// partner, told `dead`, plays fast to win his board first.
@@ -434,7 +288,7 @@ impl Bughouse {
         let mut messages = Vec::new();
         // The eleven short searches take a few milliseconds together; with
         // a low clock that time goes to the move.
-        if !pos.rules().two_boards || own_ms.is_some_and(|t| t < OWED_MIN_CLOCK_MS) {
+        if !pos.rules().two_boards || own_ms.is_some_and(|t| t < ms(params::owed_min_clock_ms())) {
             return Advice::default();
         }
         let owed = owed_pieces(pos);
@@ -449,9 +303,11 @@ impl Bughouse {
             .max_by_key(|&k| (loss(k), k.index()));
         // The piece decides the game: with it we mate, or in the opponent's
         // hand it mates us.
-        let wins_with = |k: PieceType| owed.mine[k.index()].is_some_and(|s| s >= SIT_SCORE);
-        let loses_to = |k: PieceType| owed.theirs[k.index()].is_some_and(|s| s <= -SIT_SCORE);
-        let lost = owed.mated || owed.base <= -LOST_SCORE;
+        let wins_with =
+            |k: PieceType| owed.mine[k.index()].is_some_and(|s| s >= params::sit_score());
+        let loses_to =
+            |k: PieceType| owed.theirs[k.index()].is_some_and(|s| s <= -params::sit_score());
+        let lost = owed.mated || owed.base <= -params::lost_score();
         let stall = if self.messages && lost {
             own_ms.and_then(|own| stall_budget(own, self.game_clock_ms))
         } else {
@@ -460,10 +316,10 @@ impl Bughouse {
         if self.messages {
             // Only a piece that decides the game is worth bending the
             // partner's play.
-            if let Some(k) = best_gain.filter(|&k| gain(k) >= NEED_GAIN && wins_with(k)) {
+            if let Some(k) = best_gain.filter(|&k| gain(k) >= params::need_gain() && wins_with(k)) {
                 messages.push(PartnerMessage::MustHave(k));
             }
-            if let Some(k) = worst_loss.filter(|&k| loss(k) >= NEED_GAIN && loses_to(k)) {
+            if let Some(k) = worst_loss.filter(|&k| loss(k) >= params::need_gain() && loses_to(k)) {
                 messages.push(PartnerMessage::MustNotGive(k));
             }
             if stall.is_some() && !self.said_dead {
@@ -476,13 +332,13 @@ impl Bughouse {
         let partner_lost = self.messages && self.partner.partner_dead;
         if let (Some(k), Some(own), Some(theirs)) = (best_gain, own_ms, their_ms) {
             let us = pos.side_to_move();
-            if gain(k) >= SIT_GAIN
+            if gain(k) >= sit_gain()
                 && wins_with(k)
                 && !partner_lost
                 && may_arrive(&self.partner_boards, us, k)
             {
                 // With talk on this piece was asked for (`++X`: it gains
-                // more than NEED_GAIN and wins), so it is worth waiting for
+                // more than need_gain and wins), so it is worth waiting for
                 // without a clock lead: the partner hunts it meanwhile.
                 let game = self.game_clock_ms;
                 let asked = asked_sit_budget(own, game).filter(|_| self.messages);
@@ -493,7 +349,7 @@ impl Bughouse {
             messages,
             sit_for,
             stall,
-            winning: owed.base >= SIT_SCORE,
+            winning: owed.base >= params::sit_score(),
         }
     }
 
@@ -559,7 +415,7 @@ impl Bughouse {
             sit_for,
             hold,
             time_percent: if self.messages {
-                self.partner.time_percent()
+                time_percent(&self.partner)
             } else {
                 FULL_TIME_PERCENT
             },
@@ -570,6 +426,28 @@ impl Bughouse {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Requests weigh in the evaluation, urgent ones more, until they lapse.
+    #[test]
+    fn requests_bias_the_evaluation_until_they_lapse() {
+        let (n, q) = (PieceType::Knight.index(), PieceType::Queen.index());
+        let mut s = PartnerState::default();
+        s.apply(PartnerMessage::MustHave(PieceType::Knight));
+        s.apply(PartnerMessage::MustNotGive(PieceType::Queen));
+        let b = request_bias(&s, Color::Black);
+        assert_eq!(b[Color::White.index()][n], params::urgent_bias());
+        assert_eq!(b[Color::Black.index()][q], params::urgent_bias());
+        s.apply(PartnerMessage::Need(PieceType::Knight));
+        let b = request_bias(&s, Color::Black);
+        assert_eq!(b[Color::White.index()][n], params::request_bias());
+        for _ in 0..REQUEST_MOVES {
+            s.tick();
+        }
+        assert_eq!(request_bias(&s, Color::Black), [[0; 5]; 2]);
+        assert_eq!(time_percent(&s), FULL_TIME_PERCENT);
+        s.apply(PartnerMessage::Dead);
+        assert!(time_percent(&s) < FULL_TIME_PERCENT);
+    }
     use crate::rules::Variant;
 
     #[test]
@@ -627,9 +505,9 @@ mod tests {
         // hunts the knight, so it still sits, keeping the reserve.
         let d = b.decide(&pos, Some(10_000), Some(20_000), true);
         assert!(d.requests.is_empty(), "said one move ago: {d:?}");
-        let asked = Duration::from_millis(PIECE_SIT_MAX_MS);
+        let asked = Duration::from_millis(ms(params::piece_sit_max_ms()));
         assert_eq!(d.sit_for, Some((PieceType::Knight, asked)));
-        let low = PIECE_SIT_RESERVE_MS + 1_000;
+        let low = ms(params::piece_sit_reserve_ms()) + 1_000;
         let d = b.decide(&pos, Some(low), Some(20_000), true);
         assert_eq!(d.sit_for, Some((PieceType::Knight, Duration::from_secs(1))));
         // Without talk nobody hunts it: behind on the clock, it plays on.
@@ -643,14 +521,17 @@ mod tests {
 
     #[test]
     fn asked_sit_budget_keeps_the_reserve() {
-        assert_eq!(asked_sit_budget(PIECE_SIT_RESERVE_MS + 299, 0), None);
         assert_eq!(
-            asked_sit_budget(PIECE_SIT_RESERVE_MS + 300, 0),
+            asked_sit_budget(ms(params::piece_sit_reserve_ms()) + 299, 0),
+            None
+        );
+        assert_eq!(
+            asked_sit_budget(ms(params::piece_sit_reserve_ms()) + 300, 0),
             Some(Duration::from_millis(300))
         );
         assert_eq!(
             asked_sit_budget(u64::MAX, u64::MAX),
-            Some(Duration::from_millis(PIECE_SIT_MAX_MS))
+            Some(Duration::from_millis(ms(params::piece_sit_max_ms())))
         );
     }
 
@@ -667,7 +548,10 @@ mod tests {
         let owed = owed_pieces(&pos);
         let with_knight = owed.mine[PieceType::Knight.index()].unwrap();
         let gain = with_knight - owed.base - hand_value(PieceType::Knight);
-        assert!(gain >= NEED_GAIN && with_knight < SIT_SCORE, "{owed:?}");
+        assert!(
+            gain >= params::need_gain() && with_knight < params::sit_score(),
+            "{owed:?}"
+        );
         let mut b = Bughouse::default();
         let d = b.decide(&pos, Some(20_000), Some(10_000), true);
         let knight = PieceType::Knight;
@@ -754,7 +638,10 @@ mod tests {
         );
         let again = b.decide(&mated, Some(8_000), Some(3_000), false);
         assert!(again.requests.is_empty(), "{again:?}");
-        assert_eq!(stall_budget(HOLD_RESERVE_FLOOR_MS + 299, 0), None);
+        assert_eq!(
+            stall_budget(ms(params::hold_reserve_floor_ms()) + 299, 0),
+            None
+        );
         let safe = Position::startpos(Variant::Bughouse);
         let d = b.decide(&safe, Some(9_000), Some(3_000), true);
         assert_eq!(d.requests, vec![PartnerMessage::Alive]);
@@ -775,7 +662,10 @@ mod tests {
     fn a_lost_side_stalls_without_a_mate() {
         let lost = Position::from_fen(LOST, Variant::Bughouse.rules()).unwrap();
         let owed = owed_pieces(&lost);
-        assert!(!owed.mated && owed.base <= -LOST_SCORE, "{owed:?}");
+        assert!(
+            !owed.mated && owed.base <= -params::lost_score(),
+            "{owed:?}"
+        );
         let mut b = Bughouse::default();
         let d = b.decide(&lost, Some(9_000), Some(9_000), true);
         assert_eq!(d.requests, vec![PartnerMessage::Dead]);
@@ -824,7 +714,10 @@ mod tests {
         let mut own = game;
         while let Some(hold) = stall_budget(own, game) {
             own -= hold.as_millis() as u64;
-            assert!(own >= game / HOLD_RESERVE_GAME_DIVISOR, "{own}");
+            assert!(
+                own >= game / ms(params::hold_reserve_game_divisor()),
+                "{own}"
+            );
         }
         assert!(own >= 12_000);
         // With no time left to keep, nothing is held.

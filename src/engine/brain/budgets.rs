@@ -1,0 +1,59 @@
+//! How long a bughouse side may hold its move: the reserve every hold
+//! keeps, and the budgets of sitting for a piece, of stalling while lost,
+//! and of sitting for a piece asked for.
+
+use super::params::{self, ms};
+use std::time::Duration;
+
+/// The clock (ms) a side that holds its move keeps, for every reason of
+/// holding, with `own_ms` on its clock in a game whose clock was `game_ms`
+/// at the most: `hold_reserve_floor_ms`, half of `own_ms`
+/// (`hold_reserve_clock_divisor`) or a tenth of `game_ms`
+/// (`hold_reserve_game_divisor`), whichever is most. On a real server
+/// a side that sat until 2 s were left lost on time to lag.
+pub fn hold_reserve(own_ms: u64, game_ms: u64) -> u64 {
+    ms(params::hold_reserve_floor_ms())
+        .max(own_ms / ms(params::hold_reserve_clock_divisor()).max(1))
+        .max(game_ms / ms(params::hold_reserve_game_divisor()).max(1))
+}
+
+/// How long the side to move may sit with `own_ms` on its clock against
+/// `their_ms` on its opponent's (`game_ms`: see [`hold_reserve`]): sitting
+/// costs only our clock, so we wait while we stay at least
+/// `sit_clock_lead_ms` ahead of the opponent, and never more than a third
+/// (`sit_clock_share_divisor`) of what is left. `None`
+/// when that is under `min_hold_ms`.
+pub fn sit_budget(own_ms: u64, their_ms: u64, game_ms: u64) -> Option<Duration> {
+    let wanted = own_ms
+        .saturating_sub(their_ms)
+        .saturating_sub(ms(params::sit_clock_lead_ms()))
+        .min(own_ms / ms(params::sit_clock_share_divisor()).max(1));
+    hold_budget(wanted, own_ms, game_ms)
+}
+
+/// How long a side that is being mated (or is lost) stalls with `own_ms`
+/// on its clock: all but the reserve ([`hold_reserve`]). `None` when that
+/// is under `min_hold_ms`.
+pub fn stall_budget(own_ms: u64, game_ms: u64) -> Option<Duration> {
+    hold_budget(own_ms, own_ms, game_ms)
+}
+
+/// How long a side that has asked its partner for a piece that mates
+/// (`++X`, with `PartnerMessages` on) sits for it with `own_ms` on its
+/// clock: the partner is hunting the piece, so the side waits without the
+/// clock lead [`sit_budget`] needs, up to `piece_sit_max_ms`, and keeps
+/// `piece_sit_reserve_ms` (or the larger [`hold_reserve`]) to mate with
+/// or play on. `None` under `min_hold_ms`.
+pub fn asked_sit_budget(own_ms: u64, game_ms: u64) -> Option<Duration> {
+    let wanted = own_ms
+        .saturating_sub(ms(params::piece_sit_reserve_ms()))
+        .min(ms(params::piece_sit_max_ms()));
+    hold_budget(wanted, own_ms, game_ms)
+}
+
+/// A hold of `wanted_ms` cut to what the reserve leaves of `own_ms`
+/// ([`hold_reserve`]), or `None` when that is under `min_hold_ms`.
+fn hold_budget(wanted_ms: u64, own_ms: u64, game_ms: u64) -> Option<Duration> {
+    let hold = wanted_ms.min(own_ms.saturating_sub(hold_reserve(own_ms, game_ms)));
+    (hold >= ms(params::min_hold_ms())).then(|| Duration::from_millis(hold))
+}
