@@ -1,0 +1,14 @@
+//! `rukav spsa-params`: the search parameters as SPSA input, one per line
+//! (OpenBench's format; `scripts/spsa.py` reads it).
+
+use super::out::{Out, ToolError};
+
+/// `rukav spsa-params`: prints `name, int, default, min, max, step, 0.002`
+/// for every parameter.
+pub fn main() -> Result<(), ToolError> {
+    let mut out = Out::lock();
+    for line in rukav::search::params::spsa_lines() {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
