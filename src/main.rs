@@ -6,6 +6,7 @@ mod tools;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+use tools::out::ToolError;
 
 #[derive(Parser)]
 #[command(
@@ -58,17 +59,6 @@ enum Command {
     SpsaParams,
 }
 
-/// Exit status of a subcommand: 0, or 2 with the error on stderr.
-fn exit_code(result: Result<(), impl std::fmt::Display>) -> ExitCode {
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     rukav::attacks::init();
@@ -77,30 +67,23 @@ fn main() -> ExitCode {
             rukav::protocol::main_loop();
             ExitCode::SUCCESS
         }
-        Some(Command::Bench { depth }) => {
-            let r = rukav::bench::run(depth.clamp(1, 30), 16, &mut |l| println!("{l}"));
-            println!("{} nodes {} nps", r.nodes, r.nps);
-            ExitCode::SUCCESS
-        }
-        Some(Command::Perft(args)) => exit_code(tools::perft::main(args)),
-        Some(Command::Arena(args)) => exit_code(tools::arena::main(args)),
-        Some(Command::Bpgn { file }) => exit_code(
-            std::fs::read_to_string(&file)
-                .map_err(|e| format!("{}: {e}", file.display()))
-                .and_then(|text| tools::bpgn::check(&text, rukav::Variant::Bughouse.rules()))
-                .map(|line| println!("{line}")),
-        ),
-        Some(Command::Datagen(args)) => exit_code(tools::datagen::main(args)),
-        Some(Command::Unpack(args)) => exit_code(tools::gamelog::main(args)),
-        Some(Command::Train(args)) => exit_code(tools::train::main(args)),
-        Some(Command::Tune(args)) => exit_code(tools::tune::main(args)),
-        Some(Command::Wdl(args)) => exit_code(tools::wdl::main(args)),
-        Some(Command::Tables(args)) => exit_code(tools::tables::main(args)),
-        Some(Command::SpsaParams) => {
-            for line in rukav::engine::tuning::spsa_lines() {
-                println!("{line}");
-            }
-            ExitCode::SUCCESS
-        }
+        Some(command) => ToolError::exit_code(run(command)),
+    }
+}
+
+/// Runs a subcommand.
+fn run(command: Command) -> Result<(), ToolError> {
+    match command {
+        Command::Bench { depth } => tools::bench::main(depth),
+        Command::Perft(args) => tools::perft::main(args),
+        Command::Arena(args) => tools::arena::main(args),
+        Command::Bpgn { file } => tools::bpgn::main(&file),
+        Command::Datagen(args) => tools::datagen::main(args),
+        Command::Unpack(args) => tools::gamelog::main(args),
+        Command::Train(args) => tools::train::main(args).map_err(ToolError::Failed),
+        Command::Tune(args) => tools::tune::main(args),
+        Command::Wdl(args) => tools::wdl::main(args),
+        Command::Tables(args) => tools::tables::main(args).map_err(ToolError::Failed),
+        Command::SpsaParams => tools::spsa::main(),
     }
 }

@@ -1,11 +1,18 @@
 //! Line I/O of both protocols: a thread reads stdin into a channel (so a
 //! protocol loop can also wait for a search's result), and output goes out
 //! one whole, flushed line at a time (lines from search threads never
-//! interleave).
+//! interleave). When stdout is closed (the GUI has gone) the loop ends as at
+//! the end of input: a write that fails with a broken pipe sends
+//! [`Event::Eof`].
 
 use crate::search::SearchResult;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, ErrorKind, Write};
 use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::OnceLock;
+
+/// The input channel of the protocol loop, for [`send`] to end it when
+/// stdout is closed (set by [`stdin_events`]).
+static INPUT: OnceLock<Sender<Event>> = OnceLock::new();
 
 /// What a protocol loop waits for.
 pub enum Event {
@@ -22,6 +29,7 @@ pub enum Event {
 /// receiver of everything.
 pub fn stdin_events() -> (Sender<Event>, Receiver<Event>) {
     let (tx, rx) = channel();
+    let _ = INPUT.set(tx.clone());
     let reader = tx.clone();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
@@ -45,10 +53,21 @@ pub fn stdin_events() -> (Sender<Event>, Receiver<Event>) {
     (tx, rx)
 }
 
-/// Writes one line to stdout and flushes.
+/// Writes one line to stdout and flushes. A failed write is not an error
+/// of the engine's; a broken pipe (nobody reads stdout any more) ends the
+/// protocol loop with [`Event::Eof`], so that the engine stops its search
+/// and exits with status 0 instead of searching for nobody.
 pub fn send(line: &str) {
     let out = std::io::stdout();
     let mut lock = out.lock();
-    let _ = writeln!(lock, "{line}");
-    let _ = lock.flush();
+    let written = writeln!(lock, "{line}");
+    let flushed = lock.flush();
+    let closed = [written, flushed]
+        .iter()
+        .any(|r| r.as_ref().is_err_and(|e| e.kind() == ErrorKind::BrokenPipe));
+    if closed {
+        if let Some(input) = INPUT.get() {
+            let _ = input.send(Event::Eof);
+        }
+    }
 }

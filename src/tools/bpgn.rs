@@ -23,10 +23,12 @@
 //! the taken piece). House rules are in a `HouseRules` tag
 //! (`PromotionRule=gambler DropMate=false`), which the reader applies.
 
+use super::out::{Out, ToolError};
 use rukav::bughouse::{board_letter, Form, Game, LoggedMove, Settings};
 use rukav::position::notation::parse_san;
 use rukav::protocol::options::apply_rules_option;
 use rukav::{Color, Rules, Square};
+use std::path::Path;
 
 /// Clock in seconds with one decimal (`179.3`).
 fn seconds(ms: i64) -> String {
@@ -333,6 +335,14 @@ pub fn read(text: &str, rules: Rules) -> Result<Vec<ReadGame>, String> {
         games.push(replay(tags, &movetext, rules).map_err(|e| format!("game {n}: {e}"))?);
     }
     Ok(games)
+}
+
+/// `rukav bpgn FILE`: [`check`] on the bughouse games of FILE; prints the
+/// summary line.
+pub fn main(file: &Path) -> Result<(), ToolError> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let line = check(&text, rukav::Variant::Bughouse.rules())?;
+    writeln!(Out::lock(), "{line}")
 }
 
 /// Replays every game of a BPGN file and checks each against its result:

@@ -7,6 +7,7 @@
 //! scheduled by simulated clocks ([`bughouse`] describes the rules).
 
 use super::gamelog::GameLog;
+use super::out::{Out, ToolError};
 use super::progress::Progress;
 use super::record::Record;
 use rukav::engine::Engine;
@@ -390,7 +391,7 @@ fn progress_path(out: &Path) -> PathBuf {
 }
 
 /// `rukav datagen`: plays the games not yet written and appends them.
-pub fn main(args: DatagenArgs) -> Result<(), String> {
+pub fn main(args: DatagenArgs) -> Result<(), ToolError> {
     let openings = match &args.book {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| format!("{}: {e}", path.display()))?
@@ -479,7 +480,8 @@ pub fn main(args: DatagenArgs) -> Result<(), String> {
                     "{} says {bytes} bytes were written but {} has {length}; it was changed since",
                     progress_file.display(),
                     args.out.display()
-                ));
+                )
+                .into());
             }
             if bytes < length {
                 // A run killed while writing: drop the part after the last whole game.
@@ -541,15 +543,15 @@ pub fn main(args: DatagenArgs) -> Result<(), String> {
     }
     if let Ok(mut slot) = checkpoint_error.lock() {
         if let Some(e) = slot.take() {
-            return Err(e);
+            return Err(e.into());
         }
     }
-    println!(
+    writeln!(
+        Out::lock(),
         "done: {g} games, {p} positions appended to {} (games {first_game}..{})",
         args.out.display(),
         first_game + g
-    );
-    Ok(())
+    )
 }
 
 /// Reads a progress file: (next game, bytes of the data file), or why it

@@ -32,6 +32,7 @@
 //! giveaway also the captures and promotions, labelled from the next scored
 //! ply).
 
+use super::out::{Out, ToolError};
 use super::record::{quiet_ply, Record, RECORD_SCORE_LIMIT};
 use rukav::{Color, Move, Position, Variant};
 
@@ -308,7 +309,7 @@ pub struct UnpackArgs {
 
 /// `rukav unpack`: rebuilds the record file that `datagen` would have
 /// written from the game logs of the same run.
-pub fn main(args: UnpackArgs) -> Result<(), String> {
+pub fn main(args: UnpackArgs) -> Result<(), ToolError> {
     use std::io::{Read, Write};
     let file =
         std::fs::File::create(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
@@ -338,11 +339,11 @@ pub fn main(args: UnpackArgs) -> Result<(), String> {
     writer
         .flush()
         .map_err(|e| format!("{}: {e}", args.out.display()))?;
-    println!(
+    writeln!(
+        Out::lock(),
         "{games} games, {positions} positions written to {}",
         args.out.display()
-    );
-    Ok(())
+    )
 }
 
 #[cfg(test)]

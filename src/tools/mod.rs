@@ -1,19 +1,24 @@
 //! The developer tools behind the `rukav` command line: bughouse matches
 //! (`arena`), self-play data (`datagen`) and its record format, evaluation
 //! tuning (`tune`), network training (`train`), the fit of the WDL model
-//! (`wdl`), perft from the shell, antichess endgame tables (`tables`).
+//! (`wdl`), perft from the shell, antichess endgame tables (`tables`), the
+//! bench and the SPSA parameters. They write to stdout through `out`, and
+//! end quietly when its reader has gone.
 //!
 //! They are part of the binary, not of the engine library: the engine knows
 //! nothing of processes, files of games or command-line parsing.
 
 pub mod arena;
+pub mod bench;
 pub mod bpgn;
 pub mod datagen;
 pub mod elo;
 pub mod gamelog;
+pub mod out;
 pub mod perft;
 pub mod progress;
 pub mod record;
+pub mod spsa;
 pub mod tables;
 pub mod train;
 pub mod tune;

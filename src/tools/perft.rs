@@ -1,6 +1,7 @@
 //! `rukav perft`: counts legal move sequences from the shell, one line per
 //! root move (the format other engines' `divide` prints).
 
+use super::out::{Out, ToolError};
 use rukav::{Position, Variant};
 use std::time::Instant;
 
@@ -24,7 +25,7 @@ pub struct PerftArgs {
 }
 
 /// `rukav perft`: prints the counts per root move, the total and the speed.
-pub fn main(args: PerftArgs) -> Result<(), String> {
+pub fn main(args: PerftArgs) -> Result<(), ToolError> {
     let mut rules = args.variant.rules();
     for opt in &args.options {
         let (name, value) = opt
@@ -45,15 +46,16 @@ pub fn main(args: PerftArgs) -> Result<(), String> {
         counts.iter().map(|c| c.1).sum()
     };
     let secs = start.elapsed().as_secs_f64();
+    let mut out = Out::lock();
     for (m, n) in &counts {
-        println!("{}: {n}", pos.uci_move(*m));
+        writeln!(out, "{}: {n}", pos.uci_move(*m))?;
     }
-    println!();
-    println!("Nodes searched: {total}");
-    println!(
+    writeln!(out)?;
+    writeln!(out, "Nodes searched: {total}")?;
+    writeln!(
+        out,
         "Time: {:.3} s, {:.0} nodes per second",
         secs,
         total as f64 / secs.max(1e-9)
-    );
-    Ok(())
+    )
 }

@@ -6,6 +6,7 @@
 //! positions from `rukav datagen`. Coordinate descent over the weight vector
 //! with shrinking steps; the evaluation of all positions runs on rayon.
 
+use super::out::{Out, ToolError};
 use super::record::{read_records, Record};
 use rayon::prelude::*;
 use rukav::eval::{evaluate_with, Weights, WEIGHT_NAMES};
@@ -213,7 +214,7 @@ pub struct TuneArgs {
 }
 
 /// `rukav tune`: tunes the variant's weights and prints them.
-pub fn main(args: TuneArgs) -> Result<(), String> {
+pub fn main(args: TuneArgs) -> Result<(), ToolError> {
     let rules = args.variant.rules();
     let mut records = Vec::new();
     for path in &args.data {
@@ -222,7 +223,7 @@ pub fn main(args: TuneArgs) -> Result<(), String> {
     let start = rukav::eval::DEFAULT_WEIGHTS;
     let rough = samples(&records, rules, 1.0, 1.0);
     if rough.is_empty() {
-        return Err(format!("no {} positions in the data", args.variant));
+        return Err(format!("no {} positions in the data", args.variant).into());
     }
     let k = fit_k(&rough, &start);
     let samples = samples(&records, rules, args.lambda, k);
@@ -230,6 +231,5 @@ pub fn main(args: TuneArgs) -> Result<(), String> {
     let tuned = tune(&samples, &start, &tunable, k, args.passes, &mut |l| {
         eprintln!("{l}")
     });
-    println!("{}", format_weights(&tuned));
-    Ok(())
+    writeln!(Out::lock(), "{}", format_weights(&tuned))
 }

@@ -12,6 +12,7 @@
 //! It prints the parameters as the Rust constant of `src/wdl.rs` and the
 //! log-loss, with that of simpler models for comparison.
 
+use super::out::{Out, ToolError};
 use super::record::read_records;
 use rayon::prelude::*;
 use rukav::wdl::{Input, Model};
@@ -197,7 +198,7 @@ fn fit(cells: &[Cell], start: [f64; PARAMS], free: &[usize]) -> ([f64; PARAMS], 
 }
 
 /// `rukav wdl`: fits the model for a variant and prints it.
-pub fn main(args: WdlArgs) -> Result<(), String> {
+pub fn main(args: WdlArgs) -> Result<(), ToolError> {
     let rules = args.variant.rules();
     let engine_model = rukav::wdl::model(args.variant);
     let input = match args.input.as_deref() {
@@ -228,7 +229,7 @@ pub fn main(args: WdlArgs) -> Result<(), String> {
         })
         .collect();
     if samples.is_empty() {
-        return Err(format!("no {} positions in the data", args.variant));
+        return Err(format!("no {} positions in the data", args.variant).into());
     }
     let mut grouped: HashMap<(u32, i32), [f64; 3]> = HashMap::new();
     let mut totals = [0.0; 3];
@@ -248,7 +249,9 @@ pub fn main(args: WdlArgs) -> Result<(), String> {
         .collect();
     let n = samples.len() as f64;
     let share = |k: usize| 100.0 * totals[k] / n;
-    println!(
+    let mut out = Out::lock();
+    writeln!(
+        out,
         "{}: {} positions from {} file(s), {} distinct (phase, score); side to move won {:.1}%, drew {:.1}%, lost {:.1}%",
         args.variant,
         samples.len(),
@@ -257,7 +260,7 @@ pub fn main(args: WdlArgs) -> Result<(), String> {
         share(0),
         share(1),
         share(2)
-    );
+    )?;
     // Log-loss (nats per position) of the constant frequencies: the baseline.
     let base: f64 = -(0..3)
         .filter(|&k| totals[k] > 0.0)
@@ -283,19 +286,21 @@ pub fn main(args: WdlArgs) -> Result<(), String> {
         })
         .sum::<f64>()
         / n;
-    println!("log-loss (nats per position):");
-    println!("  constant W/D/L frequencies            {base:.5}");
-    println!(
+    writeln!(out, "log-loss (nats per position):")?;
+    writeln!(out, "  constant W/D/L frequencies            {base:.5}")?;
+    writeln!(
+        out,
         "  a, b constant (a {:.1}, b {:.1})      {:.5}",
         flat[0],
         flat[3],
         flat_loss / n
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  a, b quadratic in the {} (fitted)  {:.5} (as the engine computes it: {engine_loss:.5})",
         input.name(),
         loss / n
-    );
+    )?;
     let what = match input {
         Input::MoveNumber => "move",
         Input::Material => "material",
@@ -307,30 +312,33 @@ pub fn main(args: WdlArgs) -> Result<(), String> {
     for &raw in points {
         let c = model.curve_at(input.scaled(raw));
         let (w, d, l) = c.probabilities(100.0);
-        println!(
+        writeln!(
+            out,
             "  {what} {raw:>3}: a {:6.1} b {:6.1}; at +100 cp W {:.0} D {:.0} L {:.0}",
             c.a,
             c.b,
             w * 1000.0,
             d * 1000.0,
             l * 1000.0
-        );
+        )?;
     }
     let input_name = match input {
         Input::MoveNumber => "MoveNumber",
         Input::Material => "Material",
     };
-    println!("Model {{");
-    println!("    input: Input::{input_name},");
-    println!(
+    writeln!(out, "Model {{")?;
+    writeln!(out, "    input: Input::{input_name},")?;
+    writeln!(
+        out,
         "    a: [{:.3}, {:.3}, {:.3}],",
         theta[0], theta[1], theta[2]
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "    b: [{:.3}, {:.3}, {:.3}],",
         theta[3], theta[4], theta[5]
-    );
-    println!("}}");
+    )?;
+    writeln!(out, "}}")?;
     Ok(())
 }
 

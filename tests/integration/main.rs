@@ -8,6 +8,7 @@ mod common;
 
 mod architecture;
 mod bestmove_once;
+mod broken_pipe;
 mod bughouse_model;
 mod chess960;
 mod datagen;

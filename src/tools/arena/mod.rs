@@ -52,6 +52,7 @@ pub use self::{
     summary::{GameRecord, Summary},
     talk::TalkStats,
 };
+use super::out::{Out, ToolError};
 use super::progress::Progress;
 
 mod config;
@@ -66,7 +67,7 @@ mod talk;
 mod tests;
 
 /// `rukav arena`: runs the match and prints the summary.
-pub fn main(args: ArenaArgs) -> Result<(), String> {
+pub fn main(args: ArenaArgs) -> Result<(), ToolError> {
     let cfg = ArenaConfig::from_args(&args)?;
     let quiet = args.quiet;
     let mut bar = Progress::new("games", 0, u64::from(cfg.games));
@@ -80,6 +81,5 @@ pub fn main(args: ArenaArgs) -> Result<(), String> {
         }
     })?;
     bar.finish();
-    print_summary(&summary);
-    Ok(())
+    print_summary(&mut Out::lock(), &summary)
 }

@@ -4,6 +4,7 @@
 
 use super::talk::{talk_lines, TalkStats};
 use crate::tools::elo::{elo_with_error, format_elo, pair_scores};
+use crate::tools::out::{Out, ToolError};
 use rukav::bughouse::MatchResult;
 
 /// One finished game.
@@ -66,28 +67,34 @@ impl Summary {
 }
 
 /// Prints W/D/L, score and Elo with its error bar.
-pub fn print_summary(s: &Summary) {
+pub fn print_summary(out: &mut Out, s: &Summary) -> Result<(), ToolError> {
     let (elo, err) = s.elo();
-    println!(
+    writeln!(
+        out,
         "Team 1 vs team 2: W {} D {} L {} ({} games, score {:.1}%)",
         s.wins,
         s.draws,
         s.losses,
         s.games.len(),
         100.0 * s.score()
-    );
+    )?;
     let model = if Summary::pentanomial(s.games.len()) {
         "pentanomial"
     } else {
         "trinomial"
     };
-    println!("Elo difference: {} (95%, {model})", format_elo(elo, err));
+    writeln!(
+        out,
+        "Elo difference: {} (95%, {model})",
+        format_elo(elo, err)
+    )?;
     let ptells: usize = s.games.iter().map(|g| g.ptells).sum();
     let games = s.games.len().max(1) as f64;
-    println!(
+    writeln!(
+        out,
         "Partner messages relayed: {ptells} ({:.1} per game)",
         ptells as f64 / games
-    );
+    )?;
     let mut talk = [TalkStats::default(); 2];
     for g in &s.games {
         for (total, t) in talk.iter_mut().zip(&g.talk) {
@@ -95,14 +102,15 @@ pub fn print_summary(s: &Summary) {
         }
     }
     for line in talk_lines(&talk, s.games.len()) {
-        println!("{line}");
+        writeln!(out, "{line}")?;
     }
     let moves: usize = s.games.iter().map(|g| g.moves).sum();
     let swapped = s.games.iter().filter(|g| g.swapped).count();
-    println!(
+    writeln!(
+        out,
         "Moves per game: {:.1}; team 1's engines sat on team 2's seats in {swapped} games",
         moves as f64 / games
-    );
+    )?;
     let mut endings: Vec<(String, usize)> = Vec::new();
     for g in &s.games {
         let kind = ending_kind(&g.result.reason);
@@ -112,7 +120,8 @@ pub fn print_summary(s: &Summary) {
         }
     }
     let endings: Vec<String> = endings.iter().map(|(k, n)| format!("{k}: {n}")).collect();
-    println!("Endings: {}", endings.join("; "));
+    writeln!(out, "Endings: {}", endings.join("; "))?;
+    Ok(())
 }
 
 /// A game's ending without seat and engine names (`WhiteB checkmated` and
