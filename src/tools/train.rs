@@ -1,4 +1,4 @@
-//! `rukav train`: trains an NNUE network (`src/eval/nnue.rs` architecture)
+//! `rukav train`: trains an NNUE network (`src/eval/nnue/` architecture)
 //! on `rukav datagen` records, on the CPU with rayon, deterministically for
 //! a given seed and data: the work is split by fixed slices of the hidden
 //! layer (see [`model`]), so the thread count does not change the result.
@@ -43,12 +43,12 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
     /// Output buckets (1..=8): one output neuron per range of the number of
-    /// pieces on the board (see `output_bucket` in src/eval/nnue.rs).
+    /// pieces on the board (see `output_bucket` in src/eval/nnue/feature.rs).
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
     /// King buckets: feature-weight sets chosen by the square of the
     /// perspective's own king, by layout (`KingBuckets::layout` in
-    /// src/eval/nnue.rs): 1 (none), 4 or 8.
+    /// src/eval/nnue/feature.rs): 1 (none), 4 or 8.
     #[arg(long, default_value_t = 1)]
     pub king_buckets: usize,
     /// How the output reads a hidden unit: `crelu` (`clamp(a, 0, 1)`) or

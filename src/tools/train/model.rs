@@ -254,23 +254,59 @@ fn forward(p: &Params, shape: Shape, s: &Samples, ids: &[usize], work: &mut Work
         .for_each(|(((acc, z), out), ids)| forward_block(p, shape, s, ids, acc, z, out));
 }
 
-/// The forward pass of a block of samples, with the widest vectors the CPU
-/// has.
-fn forward_block(
-    p: &Params,
-    shape: Shape,
-    s: &Samples,
-    ids: &[usize],
-    acc: &mut [f32],
-    z: &mut [f32],
-    out: &mut [f32],
-) {
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        // SAFETY: the CPU has AVX2 (checked at run time by `has_avx2`).
-        return unsafe { forward_block_avx2(p, shape, s, ids, acc, z, out) };
-    }
-    forward_block_portable(p, shape, s, ids, acc, z, out)
+/// Defines `$name`, which runs `$kernel` (an `#[inline(always)]` function
+/// of the same parameters) compiled with AVX2 (8 floats a vector instead of
+/// SSE2's 4) where the CPU has it, for the baseline target elsewhere. Only
+/// element-wise loops are vectorised (the compiler does not reorder a float
+/// sum, and FMA is not enabled), so the result is the same to the bit and
+/// training stays deterministic across CPUs; a unit test checks it. The
+/// AVX2 copy takes the parameters itself, not in a struct, so that the
+/// compiler knows that its slices do not overlap (passed in a struct, they
+/// got run-time overlap checks and a scalar fallback loop).
+macro_rules! widest_vectors {
+    (
+        $(#[$doc:meta])*
+        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? = $kernel:ident;
+    ) => {
+        $(#[$doc])*
+        #[allow(clippy::too_many_arguments)]
+        fn $name($($arg: $ty),*) $(-> $ret)? {
+            /// The kernel compiled with AVX2.
+            ///
+            /// # Safety
+            ///
+            /// Only on a CPU with AVX2.
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2")]
+            #[allow(clippy::too_many_arguments)]
+            unsafe fn avx2($($arg: $ty),*) $(-> $ret)? {
+                $kernel($($arg),*)
+            }
+            #[cfg(target_arch = "x86_64")]
+            if has_avx2() {
+                // SAFETY: the CPU has AVX2 (checked at run time by `has_avx2`).
+                return unsafe { avx2($($arg),*) };
+            }
+            $kernel($($arg),*)
+        }
+    };
+}
+
+widest_vectors! {
+    /// The forward pass of a block of samples ([`forward_block_portable`]),
+    /// with the widest vectors the CPU has.
+    fn forward_block(
+        p: &Params, shape: Shape, s: &Samples, ids: &[usize],
+        acc: &mut [f32], z: &mut [f32], out: &mut [f32],
+    ) = forward_block_portable;
+}
+
+/// Whether this CPU has AVX2 (checked once).
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    static AVX2: once_cell::sync::Lazy<bool> =
+        once_cell::sync::Lazy::new(|| std::is_x86_feature_detected!("avx2"));
+    *AVX2
 }
 
 /// The activation of a hidden unit's sum `x`: `clamp(x, 0, 1)`, squared
@@ -295,29 +331,6 @@ fn activation_slope<const SQUARED: bool>(x: f32) -> f32 {
     } else {
         1.0
     }
-}
-
-/// [`forward_block_portable`] compiled with AVX2 (8 floats a vector
-/// instead of SSE2's 4). Only element-wise loops are vectorised (the
-/// compiler does not reorder a float sum, and FMA is not enabled), so the
-/// result is the same to the bit and training stays deterministic across
-/// CPUs; a unit test checks it.
-///
-/// # Safety
-///
-/// Only on a CPU with AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn forward_block_avx2(
-    p: &Params,
-    shape: Shape,
-    s: &Samples,
-    ids: &[usize],
-    acc: &mut [f32],
-    z: &mut [f32],
-    out: &mut [f32],
-) {
-    forward_block_portable(p, shape, s, ids, acc, z, out)
 }
 
 /// The forward pass of a block of samples: for each its accumulators
@@ -474,51 +487,17 @@ pub(super) fn batch_gradient(
     loss
 }
 
-/// One slice's gradients, with the widest vectors the CPU has, from the
-/// forward pass's accumulators (`[sample][perspective][unit]`) and the
-/// gradients of what the reading neurons sum (`d_z`, `[sample][reader]`):
-/// its feature weights into `g_w1` (overwritten); returns its biases' and
-/// the reading weights' (`[bucket][reader][perspective][unit of the
-/// slice]`).
-#[allow(clippy::too_many_arguments)]
-fn backward_slice(
-    p: &Params,
-    shape: Shape,
-    s: &Samples,
-    ids: &[usize],
-    slice: usize,
-    acc: &[f32],
-    d_z: &[f32],
-    g_w1: &mut [f32],
-) -> (Vec<f32>, Vec<f32>) {
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        // SAFETY: the CPU has AVX2 (checked at run time by `has_avx2`).
-        return unsafe { backward_slice_avx2(p, shape, s, ids, slice, acc, d_z, g_w1) };
-    }
-    backward_slice_portable(p, shape, s, ids, slice, acc, d_z, g_w1)
-}
-
-/// [`backward_slice_portable`] compiled with AVX2 (same result, as for
-/// [`forward_block_avx2`]).
-///
-/// # Safety
-///
-/// Only on a CPU with AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn backward_slice_avx2(
-    p: &Params,
-    shape: Shape,
-    s: &Samples,
-    ids: &[usize],
-    slice: usize,
-    acc: &[f32],
-    d_z: &[f32],
-    g_w1: &mut [f32],
-) -> (Vec<f32>, Vec<f32>) {
-    backward_slice_portable(p, shape, s, ids, slice, acc, d_z, g_w1)
+widest_vectors! {
+    /// One slice's gradients ([`backward_slice_portable`]), with the widest
+    /// vectors the CPU has, from the forward pass's accumulators
+    /// (`[sample][perspective][unit]`) and the gradients of what the reading
+    /// neurons sum (`d_z`, `[sample][reader]`): its feature weights into
+    /// `g_w1` (overwritten); returns its biases' and the reading weights'
+    /// (`[bucket][reader][perspective][unit of the slice]`).
+    fn backward_slice(
+        p: &Params, shape: Shape, s: &Samples, ids: &[usize], slice: usize,
+        acc: &[f32], d_z: &[f32], g_w1: &mut [f32],
+    ) -> (Vec<f32>, Vec<f32>) = backward_slice_portable;
 }
 
 /// One slice's gradients (see [`backward_slice`]).
@@ -616,14 +595,6 @@ pub(super) fn loss(
         }
     }
     total
-}
-
-/// Whether this CPU has AVX2 (checked once).
-#[cfg(target_arch = "x86_64")]
-fn has_avx2() -> bool {
-    static AVX2: once_cell::sync::Lazy<bool> =
-        once_cell::sync::Lazy::new(|| std::is_x86_feature_detected!("avx2"));
-    *AVX2
 }
 
 /// Adam's moments and step count.
