@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Checks two rules of the code's layout (tests/integration/architecture.rs runs it):
+"""Checks the rules of the code's layout (tests/integration/architecture.rs runs it):
 
 1. No import cycle among the files of src/ (src/main.rs, the binary's root, only declares
    modules): a file's imports are the `crate::`, `super::`, `self::` paths and the
    paths through the child modules it declares (`mod x;` then `x::...`), each resolved to the
    deepest file that defines a module of the path. A `mod.rs` that re-exports its children
    and a child that imports from that `mod.rs` form a cycle.
-2. No function in src/search/ is longer than 200 lines.
+2. The layer order that src/lib.rs states (its line `Layers, ...` and the arrow list in
+   backticks after it) holds: every top-level module of src/ is in the list, and a file
+   imports only from its own top-level module and from those before it in the list.
+3. No function in src/ is longer than 200 lines.
+4. No file in src/ has more than 700 lines before its `#[cfg(test)] mod tests` block.
 
 Usage: scripts/architecture.py [SRC_DIR]; exit status 1 with the findings when a rule is broken.
 """
@@ -14,7 +18,8 @@ import os
 import re
 import sys
 
-MAX_SEARCH_FUNCTION_LINES = 200
+MAX_FUNCTION_LINES = 200
+MAX_FILE_LINES = 700
 
 
 def rust_files(root):
@@ -179,18 +184,79 @@ def long_functions(directory, limit):
     return found
 
 
+def top_module(root, path):
+    """The top-level module of a file of src/: `engine` for src/engine/brain/mod.rs."""
+    first = os.path.relpath(path, root).split(os.sep)[0]
+    return first[:-3] if first.endswith(".rs") else first
+
+
+def stated_layers(root):
+    """The layer order of src/lib.rs's docs: the backticked `a -> b -> ...` list that
+    follows the line starting `//! Layers`."""
+    text = open(os.path.join(root, "lib.rs"), encoding="utf-8").read()
+    m = re.search(r"^//! Layers[^\n]*\n((?://![^\n]*\n)+)", text, re.M)
+    if not m:
+        return None
+    arrows = re.search(r"`([^`]*->[^`]*)`", m.group(1).replace("//!", " "))
+    return [s.strip() for s in arrows.group(1).split("->")] if arrows else None
+
+
+def layer_violations(root, edges):
+    """Findings against the stated layer order (rule 2)."""
+    layers = stated_layers(root)
+    if not layers:
+        return ["src/lib.rs states no layer order (a `//! Layers` line, then `a -> b -> ...`)"]
+    found = []
+    rank = {name: i for i, name in enumerate(layers)}
+    modules = {top_module(root, p) for p in rust_files(root)} - {"lib", "main"}
+    for name in sorted(modules - set(rank)):
+        found.append(f"src/{name}: a top-level module missing from the layer order of src/lib.rs")
+    for name in sorted(set(rank) - modules):
+        found.append(f"the layer order of src/lib.rs names `{name}`, which is not a module of src/")
+    for p, outs in sorted(edges.items()):
+        mine = top_module(root, p)
+        for q in sorted(outs):
+            theirs = top_module(root, q)
+            if mine in ("lib", "main") or theirs == mine or mine not in rank or theirs not in rank:
+                continue
+            if rank[theirs] > rank[mine]:
+                found.append(f"{p} imports {q}: `{mine}` may only use layers before it, not `{theirs}`")
+    return found
+
+
+def long_files(root, limit):
+    """(lines, file) of every file with more than `limit` lines before its tests."""
+    found = []
+    for p in sorted(rust_files(root)):
+        text = open(p, encoding="utf-8").read()
+        i = text.find("#[cfg(test)]\nmod tests")
+        n = len((text if i < 0 else text[:i]).split("\n"))
+        if n > limit:
+            found.append((n, p))
+    return found
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "src"
-    bad = False
-    for comp in cycles(import_edges(root)):
-        bad = True
-        print("import cycle: " + " -> ".join(comp))
-    for n, p, name in long_functions(os.path.join(root, "search"), MAX_SEARCH_FUNCTION_LINES):
-        bad = True
-        print(f"{p}: fn {name} has {n} lines (at most {MAX_SEARCH_FUNCTION_LINES})")
-    if not bad:
-        print("no import cycle; no function in search/ over", MAX_SEARCH_FUNCTION_LINES, "lines")
-    return 1 if bad else 0
+    edges = import_edges(root)
+    findings = ["import cycle: " + " -> ".join(comp) for comp in cycles(edges)]
+    findings += layer_violations(root, edges)
+    findings += [
+        f"{p}: fn {name} has {n} lines (at most {MAX_FUNCTION_LINES})"
+        for n, p, name in long_functions(root, MAX_FUNCTION_LINES)
+    ]
+    findings += [
+        f"{p}: {n} lines before its tests (at most {MAX_FILE_LINES})"
+        for n, p in long_files(root, MAX_FILE_LINES)
+    ]
+    for line in findings:
+        print(line)
+    if not findings:
+        print(
+            f"no import cycle; the layer order of lib.rs holds; no function over "
+            f"{MAX_FUNCTION_LINES} lines; no file over {MAX_FILE_LINES} lines before its tests"
+        )
+    return 1 if findings else 0
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 //! Rukav: a chess engine for crazyhouse, bughouse, antichess, giveaway, suicide,
 //! King's chess and chess.
 //!
-//! Layers, each depending only on those before it:
-//! `types -> attacks -> rules -> position/movegen -> perft -> eval -> endgames/syzygy -> search -> wdl -> engine -> uci`.
+//! Layers, each depending only on those before it (checked by
+//! `scripts/architecture.py`; `tools` is the binary's):
+//! `types -> rng -> attacks -> rules -> position -> perft -> data_file -> eval -> endgames -> syzygy -> bughouse -> search -> wdl -> engine -> bench -> protocol -> tools`.
 
 pub mod attacks;
 pub mod bench;
