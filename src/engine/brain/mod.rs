@@ -24,7 +24,7 @@ pub mod params;
 
 pub use self::budgets::{asked_sit_budget, hold_reserve, sit_budget, stall_budget};
 pub use self::gambler::gambler_choice;
-pub use self::owed::{may_arrive, owed_pieces, short_search, OwedPieces};
+pub use self::owed::{may_arrive, owed_pieces, short_search, OwedPieces, OwedTable};
 use self::params::ms;
 use crate::bughouse::partner::{PartnerMessage, PartnerState, REQUEST_MOVES};
 use crate::eval::hand_value;
@@ -156,6 +156,8 @@ pub struct Bughouse {
     /// We told the partner `sit` because we are mating (shared with the
     /// search thread, which says it: [`FreezeSit::after_search`]).
     told_sit: Arc<AtomicBool>,
+    /// The table the owed-piece searches share, for the whole game.
+    owed_table: OwedTable,
 }
 
 impl Default for Bughouse {
@@ -169,6 +171,7 @@ impl Default for Bughouse {
             moves: 0,
             game_clock_ms: 0,
             told_sit: Arc::new(AtomicBool::new(false)),
+            owed_table: OwedTable::default(),
         }
     }
 }
@@ -231,6 +234,7 @@ impl Bughouse {
         self.moves = 0;
         self.game_clock_ms = 0;
         self.told_sit.store(false, Ordering::Relaxed);
+        self.owed_table.clear();
     }
 
     /// The partner `sit`/`go` that a timed search of ours says when it
@@ -291,7 +295,7 @@ impl Bughouse {
         if !pos.rules().two_boards || own_ms.is_some_and(|t| t < ms(params::owed_min_clock_ms())) {
             return Advice::default();
         }
-        let owed = owed_pieces(pos);
+        let owed = owed_pieces(pos, &self.owed_table);
         let gain = |k: PieceType| owed.mine[k.index()].map_or(0, |s| s - owed.base - hand_value(k));
         let loss =
             |k: PieceType| owed.theirs[k.index()].map_or(0, |s| owed.base - s - hand_value(k));
@@ -481,7 +485,7 @@ mod tests {
     #[test]
     fn owed_knight_makes_the_engine_ask_and_sit() {
         let pos = smother();
-        let owed = owed_pieces(&pos);
+        let owed = owed_pieces(&pos, &OwedTable::default());
         assert_eq!(owed.mine[PieceType::Knight.index()], Some(2000), "{owed:?}");
         let mut b = Bughouse::default();
         let d = b.decide(&pos, Some(20_000), Some(10_000), true);
@@ -545,7 +549,7 @@ mod tests {
             Variant::Bughouse.rules(),
         )
         .unwrap();
-        let owed = owed_pieces(&pos);
+        let owed = owed_pieces(&pos, &OwedTable::default());
         let with_knight = owed.mine[PieceType::Knight.index()].unwrap();
         let gain = with_knight - owed.base - hand_value(PieceType::Knight);
         assert!(
@@ -628,7 +632,7 @@ mod tests {
     fn a_mated_side_stalls_and_says_dead() {
         let rules = Variant::Bughouse.rules();
         let mated = Position::from_fen("8/8/8/8/8/6k1/8/7K[q] w - - 0 1", rules).unwrap();
-        assert!(owed_pieces(&mated).mated);
+        assert!(owed_pieces(&mated, &OwedTable::default()).mated);
         let mut b = Bughouse::default();
         let d = b.decide(&mated, Some(9_000), Some(3_000), true);
         assert_eq!(d.requests, vec![PartnerMessage::Dead]);
@@ -661,7 +665,7 @@ mod tests {
     #[test]
     fn a_lost_side_stalls_without_a_mate() {
         let lost = Position::from_fen(LOST, Variant::Bughouse.rules()).unwrap();
-        let owed = owed_pieces(&lost);
+        let owed = owed_pieces(&lost, &OwedTable::default());
         assert!(
             !owed.mated && owed.base <= -params::lost_score(),
             "{owed:?}"

@@ -23,12 +23,48 @@ pub struct OwedPieces {
     pub theirs: [Option<i32>; 5],
 }
 
+/// Size (MB) of the table of the short searches.
+const SHORT_SEARCH_TABLE_MB: usize = 1;
+
+/// The table the owed-piece searches of one game share: each move's eleven
+/// searches, and the next move's, find what earlier ones stored (the same
+/// hypothetical position recurs from move to move), and none allocates.
+#[derive(Clone)]
+pub struct OwedTable(Arc<TranspositionTable>);
+
+impl Default for OwedTable {
+    fn default() -> OwedTable {
+        OwedTable(Arc::new(TranspositionTable::new(SHORT_SEARCH_TABLE_MB)))
+    }
+}
+
+impl std::fmt::Debug for OwedTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "OwedTable({} MB)", self.0.size_mb())
+    }
+}
+
+impl OwedTable {
+    /// Empties the table (a new game).
+    pub fn clear(&self) {
+        self.0.clear();
+    }
+}
+
 /// The score (side to move's view) of a one-thread search of `pos` to
 /// `depth` with a small private table: the engine's quick look at a
 /// hypothetical position.
 pub fn short_search(pos: &Position, depth: i32) -> i32 {
-    let tt = Arc::new(TranspositionTable::new(1));
-    let shared = Arc::new(Shared::new(tt));
+    short_search_in(
+        &Arc::new(TranspositionTable::new(SHORT_SEARCH_TABLE_MB)),
+        pos,
+        depth,
+    )
+}
+
+/// [`short_search`] with the table `tt`.
+fn short_search_in(tt: &Arc<TranspositionTable>, pos: &Position, depth: i32) -> i32 {
+    let shared = Arc::new(Shared::new(tt.clone()));
     let limits = Limits {
         depth: Some(depth),
         multipv: 1,
@@ -50,12 +86,14 @@ pub fn short_search(pos: &Position, depth: i32) -> i32 {
 /// our pocket (`mine`) and in the opponent's (`theirs`), and without
 /// (`base`), all from the side to move's view and clamped to
 /// +-`owed_score_cap` so
-/// that a mate counts as a large gain, not an infinite one.
-pub fn owed_pieces(pos: &Position) -> OwedPieces {
+/// that a mate counts as a large gain, not an infinite one. The searches
+/// share `table`.
+pub fn owed_pieces(pos: &Position, table: &OwedTable) -> OwedPieces {
     let us = pos.side_to_move();
+    let search = |p: &Position| short_search_in(&table.0, p, params::owed_depth());
     let clamp = |s: i32| s.clamp(-params::owed_score_cap(), params::owed_score_cap());
-    let score = |p: &Position| clamp(short_search(p, params::owed_depth()));
-    let base = short_search(pos, params::owed_depth());
+    let score = |p: &Position| clamp(search(p));
+    let base = search(pos);
     let mut owed = OwedPieces {
         base: clamp(base),
         mated: base <= -MATE_BOUND,
