@@ -1,6 +1,6 @@
 //! Evaluation: the NNUE network ([`nnue`]) where one serves the variant,
 //! the hand-written evaluation ([`hce`]) elsewhere, and the piece values
-//! that exchanges, move ordering and the bughouse strategy share.
+//! that exchanges, move ordering and the bughouse brain share.
 //!
 //! Scores are centipawns from the side to move's view. A piece in hand is
 //! material: the network sees it as an input, the hand-written evaluation
@@ -22,7 +22,7 @@ pub const PIECE_VALUE: [i32; 6] = [100, 300, 310, 500, 900, 20000];
 
 /// What one more piece of kind `k` in hand is usually worth: the
 /// hand-written evaluation's pocket value (centipawns). The bughouse
-/// strategy measures what an owed piece gains beyond it.
+/// brain (`engine::brain`) measures what an owed piece gains beyond it.
 pub fn hand_value(k: PieceType) -> i32 {
     DEFAULT_WEIGHTS.0[w::ZH_HAND + k.index()]
 }

@@ -458,14 +458,14 @@ impl Uci {
         ));
         let what = match trace.network {
             None => "hand-written".to_string(),
-            Some(_) if trace.net_share >= 100 => "NNUE".to_string(),
+            Some(_) if trace.network_percent >= 100 => "NNUE".to_string(),
             Some(n) => {
                 send(&format!(
                     "info string NNUE evaluation {} cp (side to move), {} cp (white)",
                     n,
                     white(n)
                 ));
-                let share = trace.net_share;
+                let share = trace.network_percent;
                 format!("NNUE {share}%, hand-written {}%", 100 - share)
             }
         };

@@ -70,7 +70,7 @@ impl Evaluator {
             hand_written,
             terms,
             network,
-            net_share: if network.is_some() { self.net_share } else { 0 },
+            network_percent: if network.is_some() { self.net_share } else { 0 },
             score: self.evaluate(pos, |n| n.evaluate_position(pos)),
         }
     }
@@ -87,7 +87,7 @@ pub struct EvalTrace {
     /// The network's score, where a network serves the variant.
     pub network: Option<i32>,
     /// The network's share of `score` in percent (0 without a network).
-    pub net_share: i32,
+    pub network_percent: i32,
     /// The evaluation the search uses.
     pub score: i32,
 }
