@@ -67,6 +67,10 @@ pub enum PartnerMessage {
     Clear,
     /// What do you understand?
     Help,
+    /// Talk that asks for nothing and changes nothing: `ok`, `thanks`,
+    /// `hi`, `gg` (read so that it neither clears a standing request nor
+    /// counts as a tell that was not understood).
+    Chat,
 }
 
 /// The answer to [`PartnerMessage::Help`]: the vocabulary in one line.
@@ -103,6 +107,18 @@ fn sjeng_sentence(text: &str) -> Option<PartnerMessage> {
         }
         _ => None,
     }
+}
+
+/// Words that ask for nothing ([`PartnerMessage::Chat`]).
+const CHAT_WORDS: [&str; 11] = [
+    "ok", "okay", "thanks", "thx", "ty", "hi", "hello", "gg", "gl", "please", "pls",
+];
+
+/// The `i`-th word of a tell without its punctuation (`""` past the end).
+fn word_at<'a>(words: &[&'a str], i: usize) -> &'a str {
+    words
+        .get(i)
+        .map_or("", |w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
 }
 
 /// Why a partner message was not understood (the texts are trimmed).
@@ -146,6 +162,22 @@ impl FromStr for PartnerMessage {
         use PartnerMessageError as E;
         let t = text.trim().to_ascii_lowercase();
         let words: Vec<&str> = t.split_whitespace().collect();
+        // Words that ask for nothing: a tell of them alone is chat, and
+        // before a request they are dropped ("ok, sit", "thanks! need n").
+        let chat =
+            |w: &&str| CHAT_WORDS.contains(&w.trim_matches(|c: char| !c.is_ascii_alphanumeric()));
+        let rest: Vec<&str> = words.iter().copied().skip_while(|w| chat(w)).collect();
+        if rest.len() < words.len() {
+            return if rest.is_empty() {
+                Ok(M::Chat)
+            } else {
+                // An error names the whole tell, as the partner wrote it.
+                rest.join(" ").parse().map_err(|e| match e {
+                    E::Unknown(_) => E::Unknown(text.trim().to_string()),
+                    other => other,
+                })
+            };
+        }
         let first = words.first().copied().unwrap_or("");
         let unknown = || E::Unknown(text.trim().to_string());
         let no_piece = |request| E::MissingPiece {
@@ -160,7 +192,9 @@ impl FromStr for PartnerMessage {
             "fast" => M::Fast,
             "slow" => M::Slow,
             "help" | "?" => M::Help,
-            "clear" | "ok" | "thanks" => M::Clear,
+            "clear" => M::Clear,
+            // "trades bad", "trades are bad": the opposite of "trades".
+            "trades" | "+trades" if words.iter().any(|w| w.starts_with("bad")) => M::NoTrades,
             "trades" | "+trades" => M::Trades,
             "no" if words.get(1) == Some(&"trades") => M::NoTrades,
             "time" | "otim" => {
@@ -216,6 +250,16 @@ impl FromStr for PartnerMessage {
                 } else if let Some(msg) = sjeng_sentence(&t) {
                     // Before the bare piece word: "q doesn't mate me" is no request for a queen.
                     msg
+                } else if let Some(k) =
+                    piece_word(first).filter(|_| matches!(word_at(&words, 1), "mates" | "mate"))
+                {
+                    // "r mates me": a rook in his hand mates me, so none must
+                    // be given; "n mates": a knight for me mates.
+                    if word_at(&words, 2) == "me" {
+                        M::MustNotGive(k)
+                    } else {
+                        M::MustHave(k)
+                    }
                 } else if let Some(k) = piece_word(first) {
                     M::Need(k)
                 } else {
@@ -247,6 +291,7 @@ impl fmt::Display for PartnerMessage {
             M::Otim(cs) => write!(f, "otim {cs}"),
             M::Clear => f.write_str("clear"),
             M::Help => f.write_str("help"),
+            M::Chat => f.write_str("ok"),
         }
     }
 }
@@ -319,7 +364,7 @@ impl PartnerState {
                 self.dont_give_urgent[k.index()] = matches!(msg, M::MustNotGive(_));
                 self.dont_give_left[k.index()] = REQUEST_MOVES;
             }
-            M::Help => {}
+            M::Help | M::Chat => {}
         }
     }
 
@@ -396,11 +441,41 @@ mod tests {
         assert!(s.dont_give.iter().all(|&x| !x));
         apply(&mut s, "dead");
         assert!(s.partner_dead);
-        assert!("hello there".parse::<PartnerMessage>().is_err());
+        assert!("what now".parse::<PartnerMessage>().is_err());
         assert!(s.need[PieceType::Knight.index()] && !s.need_urgent[PieceType::Knight.index()]);
         assert_eq!("?".parse(), Ok(PartnerMessage::Help));
         assert_eq!("time 1234".parse(), Ok(PartnerMessage::Time(1234)));
         assert!("time soon".parse::<PartnerMessage>().is_err());
+    }
+
+    /// Tells that were read with the opposite meaning (issue 71): a piece
+    /// that mates *me* must not be given, "trades bad" forbids trades, and
+    /// "ok"/"thanks" keep a standing request.
+    #[test]
+    fn tells_are_never_read_with_the_opposite_meaning() {
+        use PartnerMessage as M;
+        let read = |t: &str| t.parse::<PartnerMessage>();
+        assert_eq!(read("rook mates me"), Ok(M::MustNotGive(PieceType::Rook)));
+        assert_eq!(read("q mates me!"), Ok(M::MustNotGive(PieceType::Queen)));
+        assert_eq!(read("n mates"), Ok(M::MustHave(PieceType::Knight)));
+        assert_eq!(read("Knight mates!"), Ok(M::MustHave(PieceType::Knight)));
+        assert_eq!(read("q doesn't mate me anymore"), Ok(M::Trades));
+        assert_eq!(read("trades bad"), Ok(M::NoTrades));
+        assert_eq!(read("trades are bad"), Ok(M::NoTrades));
+        assert_eq!(read("trades good"), Ok(M::Trades));
+        assert_eq!(read("n"), Ok(M::Need(PieceType::Knight)));
+        let mut s = PartnerState::default();
+        apply(&mut s, "-q");
+        for chat in ["ok", "thanks", "hi", "gg"] {
+            assert_eq!(read(chat), Ok(M::Chat), "{chat}");
+            apply(&mut s, chat);
+        }
+        assert!(
+            s.dont_give[PieceType::Queen.index()],
+            "a standing -q survives ok/thanks"
+        );
+        apply(&mut s, "clear");
+        assert!(!s.dont_give[PieceType::Queen.index()]);
     }
 
     /// What the engine says reads back as the same message.
@@ -420,6 +495,7 @@ mod tests {
             M::Otim(0),
             M::Clear,
             M::Help,
+            M::Chat,
         ];
         for k in PieceType::POCKET {
             all.push(M::Need(k));

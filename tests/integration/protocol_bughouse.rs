@@ -270,11 +270,14 @@ fn xboard_bughouse_session() {
     s.send("new");
     s.send("variant bughouse");
     s.send("partner somebody");
-    // Partners get an answer they can read, not an error line.
+    // A greeting asks for nothing and gets no "not understood" answer;
+    // a tell that is not understood gets an answer partners can read, not
+    // an error line.
     s.send("ptell hello");
+    s.send("ptell what now");
     let answer = s.expect("polite answer", |l| l.starts_with("tellics ptell"));
     assert!(
-        answer.contains("'hello'") && answer.contains("ptell help"),
+        answer.contains("'what now'") && answer.contains("ptell help"),
         "{answer}"
     );
     s.send("ptell help");
