@@ -102,11 +102,54 @@ fn sjeng_sentence(text: &str) -> Option<PartnerMessage> {
     match words.as_slice() {
         ["mate", "in", _, ..] if text.contains("no more pieces") => Some(PartnerMessage::NoTrades),
         ["you", "can", "trade", "freely", ..] => Some(PartnerMessage::Trades),
-        [piece, "doesn't", "mate", "me", ..] if piece_word(piece).is_some() => {
+        [piece, "doesn't" | "doesnt", "mate", "me", ..] if piece_word(piece).is_some() => {
             Some(PartnerMessage::Trades)
         }
         _ => None,
     }
+}
+
+/// A tell that starts with the piece word `k`, `rest` the words after it:
+/// alone (or with chat words, `is_chat`) a need; with a word of mating, a
+/// piece that mates (`++k`), or that mates *me* (`--k`). Anything else
+/// after the piece, a negation above all ("q doesnt mate me now" is no
+/// request), is not read: `None`, never a guess.
+fn piece_tell(
+    k: PieceType,
+    rest: &[&str],
+    is_chat: impl Fn(&&str) -> bool,
+) -> Option<PartnerMessage> {
+    let bare = |i: usize| word_at(rest, i);
+    let words = || (0..rest.len()).map(bare);
+    if rest.iter().all(is_chat) {
+        return Some(PartnerMessage::Need(k));
+    }
+    let negated = words().any(|w| {
+        matches!(
+            w,
+            "doesn't"
+                | "doesnt"
+                | "don't"
+                | "dont"
+                | "not"
+                | "no"
+                | "never"
+                | "can't"
+                | "cant"
+                | "won't"
+                | "wont"
+        )
+    });
+    if negated || !words().any(|w| w.starts_with("mate")) {
+        return None;
+    }
+    // "r mates me": a rook in his hand mates me, so none must be given;
+    // "n mates": a knight for me mates.
+    Some(if words().any(|w| w == "me") {
+        PartnerMessage::MustNotGive(k)
+    } else {
+        PartnerMessage::MustHave(k)
+    })
 }
 
 /// Words that ask for nothing ([`PartnerMessage::Chat`]).
@@ -250,18 +293,8 @@ impl FromStr for PartnerMessage {
                 } else if let Some(msg) = sjeng_sentence(&t) {
                     // Before the bare piece word: "q doesn't mate me" is no request for a queen.
                     msg
-                } else if let Some(k) =
-                    piece_word(first).filter(|_| matches!(word_at(&words, 1), "mates" | "mate"))
-                {
-                    // "r mates me": a rook in his hand mates me, so none must
-                    // be given; "n mates": a knight for me mates.
-                    if word_at(&words, 2) == "me" {
-                        M::MustNotGive(k)
-                    } else {
-                        M::MustHave(k)
-                    }
                 } else if let Some(k) = piece_word(first) {
-                    M::Need(k)
+                    piece_tell(k, &words[1..], chat).ok_or_else(unknown)?
                 } else {
                     return Err(unknown());
                 }
@@ -464,6 +497,19 @@ mod tests {
         assert_eq!(read("trades are bad"), Ok(M::NoTrades));
         assert_eq!(read("trades good"), Ok(M::Trades));
         assert_eq!(read("n"), Ok(M::Need(PieceType::Knight)));
+        assert_eq!(read("knight please"), Ok(M::Need(PieceType::Knight)));
+        assert_eq!(
+            read("rook would mate me"),
+            Ok(M::MustNotGive(PieceType::Rook))
+        );
+        assert_eq!(read("q doesnt mate me anymore"), Ok(M::Trades));
+        assert_eq!(read("n can mate"), Ok(M::MustHave(PieceType::Knight)));
+        for unread in ["q won't mate me", "n is useless", "rook? no"] {
+            assert!(
+                read(unread).is_err(),
+                "{unread} is no request for the piece"
+            );
+        }
         let mut s = PartnerState::default();
         apply(&mut s, "-q");
         for chat in ["ok", "thanks", "hi", "gg"] {
