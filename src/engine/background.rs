@@ -166,15 +166,13 @@ impl SearchThread {
             };
             // UCI: with `infinite` or while pondering, bestmove waits for
             // stop/ponderhit, also when the search finished on its own (at
-            // its depth limit). A sitting search (infinite with a hard
-            // limit) waits no longer than its limit.
-            let waited_out = || {
-                limits.hard_time.is_some_and(|h| s.elapsed() >= h)
-                    && !s.pondering.load(Ordering::Relaxed)
-            };
+            // its depth limit). A held move waits no longer than its hold.
             while !s.halt.load(Ordering::Relaxed)
-                && (limits.infinite || s.pondering.load(Ordering::Relaxed))
-                && !(limits.infinite && waited_out())
+                && limits.time.keeps_result(
+                    limits.infinite,
+                    s.pondering.load(Ordering::Relaxed),
+                    s.elapsed(),
+                )
             {
                 std::thread::park_timeout(Duration::from_millis(1));
             }

@@ -10,9 +10,10 @@ use super::request::GoRequest;
 use super::Engine;
 use crate::bughouse::partner::PartnerMessage;
 use crate::position::{PocketError, Position};
+use crate::search::timeman::Budget;
 use crate::search::Limits;
 use crate::types::{Color, Square};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 impl Engine {
     /// Says whether the protocol carries partner messages (UCI with
@@ -114,18 +115,16 @@ impl Engine {
         }
     }
 
-    /// The bughouse plan of a search for `request` with the usual `soft`
-    /// and `hard` limits, made when the protocol carries partner talk
-    /// (`None` otherwise): the brain's decision, the limits cut by the time
+    /// The bughouse plan of a search for `request` with the usual time
+    /// budget in `limits`, made when the protocol carries partner talk
+    /// (`None` otherwise): the brain's decision, the budget cut by the time
     /// the planning took and by the partner's wish for speed, and for a
-    /// sitting side an infinite search within the hold's budget.
+    /// sitting side a held move ([`Budget::holding`]).
     pub(super) fn plan_bughouse(
         &mut self,
         request: &GoRequest,
         new_move: bool,
         limits: &mut Limits,
-        soft: &mut Option<Duration>,
-        hard: &mut Option<Duration>,
     ) -> Option<Decision> {
         let pos = *self.game.position();
         if !self.partner_talk || !pos.rules().two_boards || request.analysis {
@@ -136,17 +135,11 @@ impl Engine {
         let planning = Instant::now();
         let d = self.bughouse.decide(&pos, own, theirs, new_move);
         // The planning searches used the clock too.
-        let used = planning.elapsed();
-        let one = Duration::from_millis(1);
-        let cut = |t: Duration| t.saturating_sub(used).max(one) * d.time_percent / 100;
-        *soft = soft.map(cut);
-        *hard = hard.map(cut);
-        if let (false, Some((_, budget))) = (limits.infinite, d.hold) {
+        limits.time = limits.time.scaled(planning.elapsed(), d.time_percent);
+        if let (false, Some((_, hold))) = (limits.infinite, d.hold) {
             // Sitting: think on until the partner says go or the piece
             // arrives (a pocket change restarts the search), within a budget.
-            limits.infinite = true;
-            *soft = None;
-            *hard = Some(budget);
+            limits.time = Budget::holding(hold);
         }
         Some(d)
     }

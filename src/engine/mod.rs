@@ -33,7 +33,7 @@ use crate::rng::Rng;
 use crate::rules::{Rules, Variant};
 use crate::search::pns;
 use crate::search::timeman::moves_horizon;
-pub use crate::search::timeman::{time_limits, Clock};
+pub use crate::search::timeman::{Budget, Clock};
 use crate::search::{
     self, Info, Limits, RootProgress, SearchResult, SearchSetup, Shared, ThreadHistories,
     TranspositionTable,
@@ -254,15 +254,18 @@ impl Engine {
     ) -> (Limits, SearchSetup, Option<Decision>) {
         let pos = *self.game.position();
         let side = pos.side_to_move();
-        let horizon = moves_horizon(pos.rules());
-        let (mut soft, mut hard) = time_limits(&request.clock, side, self.move_overhead, horizon);
         let (mut limits, mut setup) = self.limits_and_setup(request.limits.clone());
+        // `infinite` (and analysis) ignores the clock: only `stop` ends it.
+        limits.time = if limits.infinite {
+            Budget::UNLIMITED
+        } else {
+            let horizon = moves_horizon(pos.rules());
+            Budget::for_clock(&request.clock, side, self.move_overhead, horizon)
+        };
         if pos.rules().two_boards {
             setup.bias = self.bughouse.bias(side);
         }
-        let decision = self.plan_bughouse(request, new_move, &mut limits, &mut soft, &mut hard);
-        limits.soft_time = soft;
-        limits.hard_time = hard;
+        let decision = self.plan_bughouse(request, new_move, &mut limits);
         (limits, setup, decision)
     }
 

@@ -2,11 +2,12 @@
 //! around the last score, MultiPV lines, reports to the caller, and the
 //! decision to start another iteration.
 
+use super::params;
 use super::report::{Info, Reporter, SearchResult};
 use super::score::{Score, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::timeman::IterationEnd;
 use super::tt::Bound;
 use super::worker::{Root, Worker};
-use super::{params, timeman};
 use crate::position::Position;
 use crate::types::Move;
 use std::sync::atomic::Ordering;
@@ -162,32 +163,18 @@ impl Worker {
                     break;
                 }
             }
-            let timed = self.limits.soft_time.is_some() || self.limits.hard_time.is_some();
+            let iteration = IterationEnd {
+                depth,
+                elapsed: self.shared.elapsed(),
+                root_moves: root_moves.len(),
+                score: result.score,
+                best_move_changes,
+            };
             if self.id == 0
-                && timed
-                && !self.limits.infinite
                 && !self.shared.pondering.load(Ordering::Relaxed)
+                && self.limits.time.stop_after_iteration(&iteration)
             {
-                // Nothing to think about: a forced move, or a mate proven
-                // within the full-width depth (no shorter one was missed).
-                let mate_plies = MATE - result.score.abs();
-                if root_moves.len() == 1
-                    || (result.score.abs() >= MATE_BOUND && mate_plies <= depth)
-                {
-                    break;
-                }
-            }
-            if self.id == 0 && !self.shared.pondering.load(Ordering::Relaxed) {
-                if let Some(soft) = self.limits.soft_time {
-                    if timeman::soft_limit_reached(
-                        self.shared.elapsed(),
-                        soft,
-                        depth,
-                        best_move_changes,
-                    ) {
-                        break;
-                    }
-                }
+                break;
             }
             if depth > params::time_changes_decay_depth() {
                 let cap = u32::try_from(params::time_changes_cap()).unwrap_or(0);

@@ -2,12 +2,12 @@
 //! searches with ([`SearchSetup`]).
 
 use super::strength;
+use super::timeman::Budget;
 use crate::endgames;
 use crate::eval::nnue::Network;
 use crate::syzygy::{ProbeConfig, Tablebases};
 use crate::types::Move;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// What to search for and how long.
 #[derive(Clone, Debug, Default)]
@@ -16,10 +16,9 @@ pub struct Limits {
     pub depth: Option<i32>,
     /// Node budget (all threads).
     pub nodes: Option<u64>,
-    /// Stop after this long if an iteration is done (soft limit).
-    pub soft_time: Option<Duration>,
-    /// Never search longer than this (hard limit).
-    pub hard_time: Option<Duration>,
+    /// The time of this search and its stop rules ([`Budget::UNLIMITED`]
+    /// without a clock); a held bughouse move says so here.
+    pub time: Budget,
     /// Search for a mate in this many moves.
     pub mate: Option<i32>,
     /// Search until told to stop (also while pondering).

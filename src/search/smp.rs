@@ -8,6 +8,7 @@ use super::params;
 use super::report::{Reporter, SearchResult};
 use super::shared::Shared;
 use super::tablebase;
+use super::timeman::Budget;
 use super::worker::Worker;
 use crate::position::Position;
 use std::sync::atomic::Ordering;
@@ -21,12 +22,15 @@ use std::time::Duration;
 /// How often the clock watcher looks at the clock.
 const CLOCK_WATCH_INTERVAL: Duration = Duration::from_micros(500);
 
-fn watch_clock(shared: &Shared, hard: Duration) {
+fn watch_clock(shared: &Shared, budget: Budget) {
     while !shared.stop.load(Ordering::Relaxed) {
-        let left = if shared.pondering.load(Ordering::Relaxed) {
-            hard
+        let elapsed = if shared.pondering.load(Ordering::Relaxed) {
+            Duration::ZERO
         } else {
-            hard.saturating_sub(shared.elapsed())
+            shared.elapsed()
+        };
+        let Some(left) = budget.time_left(elapsed) else {
+            return;
         };
         if left.is_zero() {
             shared.stop.store(true, Ordering::Relaxed);
@@ -64,9 +68,9 @@ pub fn search(
         None => limits,
     };
     let result = std::thread::scope(|scope| {
-        if let Some(hard) = limits.hard_time {
-            let shared = &shared;
-            scope.spawn(move || watch_clock(shared, hard));
+        if limits.time.hard().is_some() {
+            let (shared, budget) = (&shared, limits.time);
+            scope.spawn(move || watch_clock(shared, budget));
         }
         let mut tables = shared.histories.take(threads).into_iter();
         let mut helpers = Vec::new();

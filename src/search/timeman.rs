@@ -5,6 +5,7 @@
 //! saturates: no clock value, however large, overflows.
 
 use super::params;
+use super::score::{MATE, MATE_BOUND};
 use crate::rules::Rules;
 use crate::types::Color;
 use std::time::Duration;
@@ -60,52 +61,181 @@ pub fn moves_horizon(rules: &Rules) -> u64 {
     moves.max(1) as u64
 }
 
-/// Soft and hard time limits for the side to move. The soft limit ends
-/// iterative deepening after an iteration; the hard limit stops at once.
-/// `horizon` is the number of moves a sudden-death clock is planned for.
-pub fn time_limits(
-    clock: &Clock,
-    side: Color,
-    overhead: u64,
-    horizon: u64,
-) -> (Option<Duration>, Option<Duration>) {
-    if let Some(mt) = clock.movetime {
-        // A fixed time per move is used whole (iterative deepening stops
-        // early only for a forced move or a proven mate).
-        let t = Duration::from_millis(mt.saturating_sub(overhead).max(1));
-        return (None, Some(t));
-    }
-    let (Some(time), inc) = clock.of(side) else {
-        return (None, None);
+/// The time of one search, decided once per `go` from the clock, the
+/// increment, the moves to go, the move overhead and (bughouse) the
+/// partner's wishes and the decision to hold the move. It owns every stop
+/// rule that depends on time: after an iteration (a forced move, a proven
+/// mate, the soft limit), during one (the hard limit), and how long a
+/// held move is kept back. A search without a clock (depth, nodes,
+/// infinite, analysis) has [`Budget::UNLIMITED`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Iterative deepening stops after an iteration that ends past this
+    /// (a share of it for a stable best move).
+    soft: Option<Duration>,
+    /// The search stops at once past this.
+    hard: Option<Duration>,
+    /// Bughouse: the move is held (the search thinks on and its result
+    /// waits for `stop`, the partner's `go` or a pocket change) for at
+    /// most this long.
+    hold: Option<Duration>,
+}
+
+/// What the main thread knows after an iteration, for the soft stop test.
+#[derive(Clone, Copy, Debug)]
+pub struct IterationEnd {
+    /// The depth just completed.
+    pub depth: i32,
+    /// Time since the search started (since `ponderhit` for a ponder search).
+    pub elapsed: Duration,
+    /// Legal root moves searched.
+    pub root_moves: usize,
+    /// The best line's score (internal units).
+    pub score: i32,
+    /// Recent best-move changes (decaying).
+    pub best_move_changes: u32,
+}
+
+impl Budget {
+    /// No time limit: depth, nodes, `infinite`, analysis.
+    pub const UNLIMITED: Budget = Budget {
+        soft: None,
+        hard: None,
+        hold: None,
     };
-    let left = time.saturating_sub(overhead);
-    let param = |v: i32| u64::try_from(v).unwrap_or(0);
-    let moves = clock
-        .movestogo
-        .unwrap_or(horizon)
-        .clamp(1, param(params::time_moves_max()));
-    // Keep a reserve so that the clock never runs out: never plan to use more
-    // than half of what is left, nor (sudden death) more than a fifth.
-    let base = (left / (moves + param(params::time_moves_extra())))
-        .saturating_add(percent(inc, param(params::time_inc_percent())));
-    let cap = if clock.movestogo.is_some() {
-        percent(left, param(params::time_cap_movestogo_percent()))
-    } else {
-        percent(left, param(params::time_cap_sudden_percent()))
-    };
-    let soft = base.min(cap).max(1);
-    let hard = soft
-        .saturating_mul(param(params::time_hard_factor()))
-        .min(
-            percent(left, param(params::time_hard_cap_percent()))
-                .saturating_add(percent(inc, param(params::time_hard_inc_percent()))),
+
+    /// The budget of the side to move `side` under `clock`, keeping
+    /// `overhead` ms for the transmission of the move; `horizon` is the
+    /// number of moves a sudden-death clock is planned for
+    /// ([`moves_horizon`]). A fixed time per move is used whole; a clock
+    /// gives a soft limit (for ending iterative deepening) and a hard one
+    /// (stop at once) that keep a reserve, so the clock never runs out.
+    pub fn for_clock(clock: &Clock, side: Color, overhead: u64, horizon: u64) -> Budget {
+        if let Some(mt) = clock.movetime {
+            // Iterative deepening stops early only for a forced move or a
+            // proven mate.
+            let t = Duration::from_millis(mt.saturating_sub(overhead).max(1));
+            return Budget::limits(None, Some(t));
+        }
+        let (Some(time), inc) = clock.of(side) else {
+            return Budget::UNLIMITED;
+        };
+        let left = time.saturating_sub(overhead);
+        let param = |v: i32| u64::try_from(v).unwrap_or(0);
+        let moves = clock
+            .movestogo
+            .unwrap_or(horizon)
+            .clamp(1, param(params::time_moves_max()));
+        // Keep a reserve so that the clock never runs out: never plan to use more
+        // than half of what is left, nor (sudden death) more than a fifth.
+        let base = (left / (moves + param(params::time_moves_extra())))
+            .saturating_add(percent(inc, param(params::time_inc_percent())));
+        let cap = if clock.movestogo.is_some() {
+            percent(left, param(params::time_cap_movestogo_percent()))
+        } else {
+            percent(left, param(params::time_cap_sudden_percent()))
+        };
+        let soft = base.min(cap).max(1);
+        let hard = soft
+            .saturating_mul(param(params::time_hard_factor()))
+            .min(
+                percent(left, param(params::time_hard_cap_percent()))
+                    .saturating_add(percent(inc, param(params::time_hard_inc_percent()))),
+            )
+            .min(left.saturating_sub(HARD_LIMIT_MARGIN_MS))
+            .max(1);
+        Budget::limits(
+            Some(Duration::from_millis(soft)),
+            Some(Duration::from_millis(hard.max(soft.min(left)))),
         )
-        .min(left.saturating_sub(HARD_LIMIT_MARGIN_MS))
-        .max(1);
-    (
-        Some(Duration::from_millis(soft)),
-        Some(Duration::from_millis(hard.max(soft.min(left)))),
-    )
+    }
+
+    /// A budget of the given soft and hard limits (tools and tests).
+    pub fn limits(soft: Option<Duration>, hard: Option<Duration>) -> Budget {
+        Budget {
+            soft,
+            hard,
+            hold: None,
+        }
+    }
+
+    /// The soft limit: iterative deepening stops after an iteration past it.
+    pub fn soft(&self) -> Option<Duration> {
+        self.soft
+    }
+
+    /// The hard limit: the search stops at once past it.
+    pub fn hard(&self) -> Option<Duration> {
+        self.hard
+    }
+
+    /// How long a held move is kept back at most (`None`: not held).
+    pub fn hold(&self) -> Option<Duration> {
+        self.hold
+    }
+
+    /// Does the clock limit this search?
+    pub fn is_timed(&self) -> bool {
+        self.soft.is_some() || self.hard.is_some()
+    }
+
+    /// The same budget after `used` of it went elsewhere (the bughouse
+    /// planning searches), scaled to `percent` of it (a partner who asked
+    /// for speed). Never below 1 ms where a limit was set.
+    pub fn scaled(self, used: Duration, percent: u32) -> Budget {
+        let one = Duration::from_millis(1);
+        let cut = |t: Duration| t.saturating_sub(used).max(one) * percent / PERCENT;
+        Budget {
+            soft: self.soft.map(cut),
+            hard: self.hard.map(cut),
+            hold: self.hold,
+        }
+    }
+
+    /// A held move (bughouse: sitting for a piece, stalling while mated,
+    /// the partner's `sit`): the search thinks on until it is told to
+    /// move, for at most `hold`, and only then answers.
+    pub fn holding(hold: Duration) -> Budget {
+        Budget {
+            soft: None,
+            hard: Some(hold),
+            hold: Some(hold),
+        }
+    }
+
+    /// Has the search passed its hard limit after `elapsed`?
+    pub fn out_of_time(&self, elapsed: Duration) -> bool {
+        self.hard.is_some_and(|h| elapsed >= h)
+    }
+
+    /// Time left to the hard limit after `elapsed` (`None`: no limit).
+    pub fn time_left(&self, elapsed: Duration) -> Option<Duration> {
+        self.hard.map(|h| h.saturating_sub(elapsed))
+    }
+
+    /// Should iterative deepening stop after the iteration `it` (main
+    /// thread, not pondering)? A forced move and a mate proven within the
+    /// full-width depth end a timed search that does not hold its move; a
+    /// best move that stayed stable ends it at a share of the soft limit,
+    /// one that keeps changing uses the whole soft limit.
+    pub fn stop_after_iteration(&self, it: &IterationEnd) -> bool {
+        if self.is_timed() && self.hold.is_none() {
+            let mate_plies = MATE - it.score.abs();
+            if it.root_moves == 1 || (it.score.abs() >= MATE_BOUND && mate_plies <= it.depth) {
+                return true;
+            }
+        }
+        self.soft.is_some_and(|soft| {
+            soft_limit_reached(it.elapsed, soft, it.depth, it.best_move_changes)
+        })
+    }
+
+    /// Does a search that has finished keep its result back after
+    /// `elapsed`? Yes while pondering or `infinite` (until `stop` or
+    /// `ponderhit`), and while a held move is within its hold.
+    pub fn keeps_result(&self, infinite: bool, pondering: bool, elapsed: Duration) -> bool {
+        pondering || infinite || self.hold.is_some_and(|h| elapsed < h)
+    }
 }
 
 /// Percentages are hundredths.
@@ -118,10 +248,9 @@ fn percent(x: u64, share: u64) -> u64 {
     u64::try_from(u128::from(x) * u128::from(share) / u128::from(PERCENT)).unwrap_or(u64::MAX)
 }
 
-/// Should iterative deepening stop after `depth` (main thread, not
-/// pondering)? A best move that stayed stable ends it early, at a share of
-/// the soft limit; one that keeps changing uses the whole soft limit.
-pub fn soft_limit_reached(
+/// Has the soft limit `soft` been reached after `elapsed` at `depth`? A
+/// stable best move ends the search at a share of it.
+fn soft_limit_reached(
     elapsed: Duration,
     soft: Duration,
     depth: i32,
@@ -141,6 +270,17 @@ pub fn soft_limit_reached(
 mod tests {
     use super::*;
     use crate::rules::Variant;
+
+    /// The soft and hard limits of [`Budget::for_clock`].
+    fn time_limits(
+        c: &Clock,
+        side: Color,
+        overhead: u64,
+        horizon: u64,
+    ) -> (Option<Duration>, Option<Duration>) {
+        let b = Budget::for_clock(c, side, overhead, horizon);
+        (b.soft(), b.hard())
+    }
 
     #[test]
     fn time_limits_leave_a_reserve() {
@@ -226,5 +366,109 @@ mod tests {
             let (soft, hard) = time_limits(&c, Color::White, 30, params::moves_horizon() as u64);
             assert!(soft.is_none() && hard.is_some());
         }
+    }
+
+    fn iteration(depth: i32, elapsed_ms: u64, root_moves: usize, score: i32) -> IterationEnd {
+        IterationEnd {
+            depth,
+            elapsed: Duration::from_millis(elapsed_ms),
+            root_moves,
+            score,
+            best_move_changes: 3,
+        }
+    }
+
+    /// `movetime` is used whole: no soft limit, the hard limit is the time
+    /// less the overhead; only a forced move or a proven mate ends it early.
+    #[test]
+    fn movetime_is_used_whole() {
+        let c = Clock {
+            movetime: Some(1000),
+            wtime: Some(5000),
+            ..Clock::default()
+        };
+        let b = Budget::for_clock(&c, Color::White, 50, 30);
+        assert_eq!(
+            (b.soft(), b.hard()),
+            (None, Some(Duration::from_millis(950)))
+        );
+        assert!(!b.stop_after_iteration(&iteration(30, 940, 20, 10)));
+        assert!(!b.out_of_time(Duration::from_millis(949)));
+        assert!(b.out_of_time(Duration::from_millis(950)));
+        assert!(
+            b.stop_after_iteration(&iteration(3, 1, 1, 10)),
+            "forced move"
+        );
+        assert!(
+            b.stop_after_iteration(&iteration(5, 1, 20, MATE - 3)),
+            "mate in 3 plies at depth 5"
+        );
+        assert!(
+            !b.stop_after_iteration(&iteration(5, 1, 20, MATE - 9)),
+            "a shorter mate may exist"
+        );
+        assert!(!b.keeps_result(false, false, Duration::ZERO));
+    }
+
+    /// The soft limit ends deepening (earlier for a stable best move); the
+    /// hard limit stops the search.
+    #[test]
+    fn soft_and_hard_limits_stop_the_search() {
+        let b = Budget::limits(
+            Some(Duration::from_millis(1000)),
+            Some(Duration::from_millis(3000)),
+        );
+        assert!(b.is_timed());
+        assert!(!b.stop_after_iteration(&iteration(20, 999, 20, 0)));
+        assert!(b.stop_after_iteration(&iteration(20, 1000, 20, 0)));
+        let stable = IterationEnd {
+            best_move_changes: 0,
+            ..iteration(20, 999, 20, 0)
+        };
+        assert!(
+            b.stop_after_iteration(&stable),
+            "a stable move stops at a share of soft"
+        );
+        assert!(b.out_of_time(Duration::from_millis(3000)));
+        assert_eq!(
+            b.time_left(Duration::from_millis(2500)),
+            Some(Duration::from_millis(500))
+        );
+        let cut = b.scaled(Duration::from_millis(200), 50);
+        assert_eq!(cut.soft(), Some(Duration::from_millis(400)));
+        assert_eq!(cut.hard(), Some(Duration::from_millis(1400)));
+    }
+
+    /// A held move answers neither for a forced move nor a mate, waits for
+    /// `go` up to its hold, and stops searching at the hold.
+    #[test]
+    fn a_held_move_waits_up_to_its_hold() {
+        let b = Budget::holding(Duration::from_millis(4000));
+        assert_eq!(b.hold(), Some(Duration::from_millis(4000)));
+        assert_eq!(b.soft(), None);
+        assert!(!b.stop_after_iteration(&iteration(9, 10, 1, MATE - 1)));
+        assert!(b.keeps_result(false, false, Duration::from_millis(3999)));
+        assert!(!b.keeps_result(false, false, Duration::from_millis(4000)));
+        assert!(
+            b.keeps_result(false, true, Duration::from_millis(9000)),
+            "pondering"
+        );
+        assert!(b.out_of_time(Duration::from_millis(4000)));
+    }
+
+    /// Without a clock nothing ends the search but its own limits or `stop`.
+    #[test]
+    fn an_unlimited_search_never_stops_for_time() {
+        let b = Budget::UNLIMITED;
+        assert!(!b.is_timed());
+        assert!(!b.stop_after_iteration(&iteration(50, u64::MAX / 2, 1, MATE - 1)));
+        assert!(!b.out_of_time(Duration::MAX));
+        assert_eq!(b.time_left(Duration::ZERO), None);
+        assert!(b.keeps_result(true, false, Duration::MAX));
+        assert!(!b.keeps_result(false, false, Duration::ZERO));
+        assert_eq!(
+            Budget::for_clock(&Clock::default(), Color::White, 30, 30),
+            b
+        );
     }
 }

@@ -346,12 +346,11 @@ impl Worker {
                     self.shared.stop.store(true, Ordering::Relaxed);
                 }
             }
-            if self.id == 0 && !self.shared.pondering.load(Ordering::Relaxed) {
-                if let Some(h) = self.limits.hard_time {
-                    if self.shared.elapsed() >= h {
-                        self.shared.stop.store(true, Ordering::Relaxed);
-                    }
-                }
+            if self.id == 0
+                && !self.shared.pondering.load(Ordering::Relaxed)
+                && self.limits.time.out_of_time(self.shared.elapsed())
+            {
+                self.shared.stop.store(true, Ordering::Relaxed);
             }
         }
     }

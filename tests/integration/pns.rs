@@ -423,8 +423,10 @@ fn engine_plan() {
     let few = pos(Variant::Antichess, "r3k3/8/8/8/8/8/8/1N1R4 w - - 0 1");
     let full = Position::startpos(Variant::Antichess);
     let timed = Limits {
-        soft_time: Some(Duration::from_millis(800)),
-        hard_time: Some(Duration::from_millis(3200)),
+        time: rukav::search::timeman::Budget::limits(
+            Some(Duration::from_millis(800)),
+            Some(Duration::from_millis(3200)),
+        ),
         multipv: 1,
         ..Default::default()
     };

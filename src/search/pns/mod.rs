@@ -373,15 +373,15 @@ pub fn plan(pos: &Position, limits: &Limits, ponder: bool, memory_mb: usize) -> 
     if limits.mate.is_some() {
         return SolverPlan::Mate(Budget {
             nodes: limits.nodes.unwrap_or(u64::MAX),
-            time: limits.hard_time,
+            time: limits.time.hard(),
             memory_mb: memory_mb.max(1),
             target: Target::Both,
         });
     }
-    if ponder || limits.infinite || limits.multipv > 1 {
+    if ponder || limits.infinite || limits.time.hold().is_some() || limits.multipv > 1 {
         return SolverPlan::Search;
     }
-    let Some(time) = limits.soft_time.or(limits.hard_time) else {
+    let Some(time) = limits.time.soft().or(limits.time.hard()) else {
         return SolverPlan::Search;
     };
     if pos.occupied().count() > SOLVE_MAX_PIECES {
