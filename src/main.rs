@@ -54,6 +54,15 @@ enum Command {
     Wdl(tools::wdl::WdlArgs),
     /// Builds antichess/giveaway endgame tables into a file (UCI option AntichessTables).
     Tables(tools::tables::TablesArgs),
+    /// Prints how the engine reads a bughouse partner's tell, one reading a
+    /// line (`need n 3`, `ban q 2`, `sit`, `unknown`; see uci-protocol.md).
+    /// Every word is the tell's, `-h` too (`rukav help ptell` shows this).
+    #[command(disable_help_flag = true)]
+    Ptell {
+        /// The tell, as the partner wrote it (several words are joined by spaces).
+        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        text: Vec<String>,
+    },
     /// Prints the search parameters as SPSA input, one per line: name, int,
     /// default, min, max, step, 0.002 (OpenBench's format; scripts/spsa.py reads it).
     SpsaParams,
@@ -84,6 +93,7 @@ fn run(command: Command) -> Result<(), ToolError> {
         Command::Tune(args) => tools::tune::main(args),
         Command::Wdl(args) => tools::wdl::main(args),
         Command::Tables(args) => tools::tables::main(args).map_err(ToolError::Failed),
+        Command::Ptell { text } => tools::ptell::main(&text),
         Command::SpsaParams => tools::spsa::main(),
     }
 }

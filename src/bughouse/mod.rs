@@ -60,6 +60,7 @@ mod game;
 pub mod partner;
 pub mod pockets;
 pub mod settings;
+pub mod tell;
 
 pub use game::{
     opponent_in_check, BoardEnd, GamblerPending, Game, GameSetupError, LoggedMove, LossReason,

@@ -1,349 +1,94 @@
-//! Bughouse partner communication: the messages partners exchange (typed,
-//! with the text vocabulary both protocols share: UCI `bughouse ptell`,
-//! xboard `ptell`, FICS), and the state the partner's requests leave.
+//! Bughouse partner communication: the messages the engine sends its
+//! partner (short codes, the Sjeng/Fairy-Stockfish vocabulary that bots
+//! read), and the state the partner's tells leave ([`PartnerState`]).
+//! What a partner says is read by [`crate::bughouse::tell::read`] into
+//! [`Reading`]s, which [`PartnerState::apply`] takes.
 //!
-//! Vocabulary (case-insensitive), with the Sjeng/Sunsetter short forms:
-//!
-//! | message | short forms | meaning |
-//! |---|---|---|
-//! | `sit` | `s`, `wait` | wait: do not move until `go` (or until the clock forbids it) |
-//! | `go` | `g`, `move` | move again normally |
-//! | `need <piece>` | `+n`, `n`, `knight` | the partner needs that piece: capture it when you can |
-//! | `must have <piece>` | `++n`, `+++n` | the partner mates with that piece: capture one even at a cost |
-//! | `dont give <piece>` | `don't give q`, `-q` | do not let that piece be captured (it would reach the partner's opponent) |
-//! | `must not give <piece>` | `--q`, `---q` | that piece mates the partner: keep it at almost any cost |
-//! | `no trades` | `---trades`, `-trades` | avoid giving anything |
-//! | `trades` | `+trades`, `trades ok` | trades are fine again (clears `dont give`) |
-//! | `dead` | | the partner is lost on his board: win fast |
-//! | `x` | `alive` | the partner is no longer lost; stop sitting |
-//! | `time <cs>`, `otim <cs>` | | the partner's clock and his opponent's |
-//! | `fast` | | play faster |
-//! | `slow` | | time may be used normally |
-//! | `clear` | `ok`, `thanks` | forget the requests |
-//! | `help` | `?` | list what is understood |
+//! Requests come in three levels ([`Level`]): 1 would like, 2 needed,
+//! 3 it mates. A `need` lapses after [`REQUEST_MOVES`] of the receiver's
+//! moves unless it is repeated (it is about the position it was made in); a
+//! ban holds until the partner cancels it (`nvm`) or says trades are good
+//! again, as a person who says "no q" once means it.
 
+use super::tell::{Level, Reading};
 use crate::types::PieceType;
 use std::fmt;
-use std::str::FromStr;
 
-/// Moves of the receiving engine for which a `need` or `dont give` holds
-/// unless the partner repeats it: a request is about the position it was
-/// made in, not about the rest of the game. A sender repeats a request that
-/// still applies once it has lapsed, and not before.
+/// Moves of the receiving engine for which a `need` (and a partner's
+/// "no piece is coming") holds unless the partner repeats it: a request is
+/// about the position it was made in, not about the rest of the game. A
+/// sender repeats a request that still applies once it has lapsed, and
+/// not before. Bans do not lapse.
 pub const REQUEST_MOVES: u8 = 6;
 
-/// One message between partners.
+/// A message the engine sends its partner, as a short code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PartnerMessage {
-    /// Wait: do not move until `go`.
+    /// Wait: do not move until `go` (we are mating).
     Sit,
     /// Move again normally.
     Go,
-    /// Capture a piece of this kind for me.
-    Need(PieceType),
-    /// Capture a piece of this kind for me even at a cost: it mates.
+    /// Capture a piece of this kind for me: it mates (`++n`).
     MustHave(PieceType),
-    /// Do not let a piece of this kind be captured.
-    DontGive(PieceType),
-    /// Keep every piece of this kind at almost any cost: it mates me.
+    /// Keep every piece of this kind: in my opponent's hand it mates me (`--q`).
     MustNotGive(PieceType),
-    /// Do not let anything be captured.
-    NoTrades,
-    /// Trades are fine again.
+    /// Trades are fine again: the bans we asked for no longer hold.
     Trades,
     /// I am lost on my board: win fast.
     Dead,
-    /// I am no longer lost.
+    /// I am no longer lost (`x`).
     Alive,
-    /// Play faster.
-    Fast,
-    /// Time may be used normally again.
-    Slow,
-    /// My clock (centiseconds).
-    Time(u64),
-    /// My opponent's clock (centiseconds).
-    Otim(u64),
-    /// Forget the requests.
-    Clear,
-    /// What do you understand?
-    Help,
-    /// Talk that asks for nothing and changes nothing: `ok`, `thanks`,
-    /// `hi`, `gg` (read so that it neither clears a standing request nor
-    /// counts as a tell that was not understood).
-    Chat,
 }
 
-/// The answer to [`PartnerMessage::Help`]: the vocabulary in one line.
-pub const HELP: &str = "I understand: sit, go, need <p> (+p), must have <p> (++p), dont give <p> \
-    (-p), must not give <p> (--p), no trades (---trades), trades, dead, x, fast, slow, time <cs>, otim <cs>, clear; p = p n b r q";
-
-fn piece_word(w: &str) -> Option<PieceType> {
-    let w = w.trim_matches(|c: char| !c.is_ascii_alphabetic());
-    let k = match w.to_ascii_lowercase().as_str() {
-        "p" | "pawn" | "pawns" => PieceType::Pawn,
-        "n" | "knight" | "knights" | "horse" => PieceType::Knight,
-        "b" | "bishop" | "bishops" => PieceType::Bishop,
-        "r" | "rook" | "rooks" => PieceType::Rook,
-        "q" | "queen" | "queens" => PieceType::Queen,
-        _ => return None,
-    };
-    Some(k)
-}
-
-/// The sentences Sjeng (the classic bughouse bot on FICS) says to its
-/// partner that carry a request: `Mate in 3, give him no more pieces.`
-/// (no trades), `You can trade freely.` and `q doesn't mate me anymore`
-/// (trades are fine again). `text` is in lower case.
-fn sjeng_sentence(text: &str) -> Option<PartnerMessage> {
-    let words: Vec<&str> = text
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| matches!(c, '.' | ',' | '!' | '?')))
-        .collect();
-    match words.as_slice() {
-        ["mate", "in", _, ..] if text.contains("no more pieces") => Some(PartnerMessage::NoTrades),
-        ["you", "can", "trade", "freely", ..] => Some(PartnerMessage::Trades),
-        [piece, "doesn't" | "doesnt", "mate", "me", ..] if piece_word(piece).is_some() => {
-            Some(PartnerMessage::Trades)
-        }
-        _ => None,
-    }
-}
-
-/// A tell that starts with the piece word `k`, `rest` the words after it:
-/// alone (or with chat words, `is_chat`) a need; with a word of mating, a
-/// piece that mates (`++k`), or that mates *me* (`--k`). Anything else
-/// after the piece, a negation above all ("q doesnt mate me now" is no
-/// request), is not read: `None`, never a guess.
-fn piece_tell(
-    k: PieceType,
-    rest: &[&str],
-    is_chat: impl Fn(&&str) -> bool,
-) -> Option<PartnerMessage> {
-    let bare = |i: usize| word_at(rest, i);
-    let words = || (0..rest.len()).map(bare);
-    if rest.iter().all(is_chat) {
-        return Some(PartnerMessage::Need(k));
-    }
-    let negated = words().any(|w| {
-        matches!(
-            w,
-            "doesn't"
-                | "doesnt"
-                | "don't"
-                | "dont"
-                | "not"
-                | "no"
-                | "never"
-                | "can't"
-                | "cant"
-                | "won't"
-                | "wont"
-        )
-    });
-    if negated || !words().any(|w| w.starts_with("mate")) {
-        return None;
-    }
-    // "r mates me": a rook in his hand mates me, so none must be given;
-    // "n mates": a knight for me mates.
-    Some(if words().any(|w| w == "me") {
-        PartnerMessage::MustNotGive(k)
-    } else {
-        PartnerMessage::MustHave(k)
-    })
-}
-
-/// Words that ask for nothing ([`PartnerMessage::Chat`]).
-const CHAT_WORDS: [&str; 11] = [
-    "ok", "okay", "thanks", "thx", "ty", "hi", "hello", "gg", "gl", "please", "pls",
-];
-
-/// The `i`-th word of a tell without its punctuation (`""` past the end).
-fn word_at<'a>(words: &[&'a str], i: usize) -> &'a str {
-    words
-        .get(i)
-        .map_or("", |w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
-}
-
-/// Why a partner message was not understood (the texts are trimmed).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PartnerMessageError {
-    /// `time` or `otim` (the word given) without a number of centiseconds.
-    MissingCentiseconds(String),
-    /// A request (`need`, `must`, `don't give`) that names no piece.
-    MissingPiece {
-        /// The request as the answer names it: `need`, `must`, `don't give`.
-        request: &'static str,
-        /// The whole message.
-        text: String,
-    },
-    /// Text that is no message of the vocabulary.
-    Unknown(String),
-}
-
-impl fmt::Display for PartnerMessageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl PartnerMessage {
+    /// What the message means to a partner that reads it
+    /// ([`crate::bughouse::tell::read`] reads its text as exactly this).
+    pub fn reading(self) -> Reading {
         match self {
-            PartnerMessageError::MissingCentiseconds(word) => {
-                write!(f, "{word} needs centiseconds")
-            }
-            PartnerMessageError::MissingPiece { request, text } => {
-                write!(f, "{request} what? '{text}'")
-            }
-            PartnerMessageError::Unknown(text) => write!(f, "unknown partner message '{text}'"),
+            PartnerMessage::Sit => Reading::Sit,
+            PartnerMessage::Go => Reading::Go,
+            PartnerMessage::MustHave(k) => Reading::Need(k, Level::Need),
+            PartnerMessage::MustNotGive(k) => Reading::Ban(k, Level::Need),
+            PartnerMessage::Trades => Reading::TradesGood,
+            PartnerMessage::Dead => Reading::Dead,
+            PartnerMessage::Alive => Reading::Alive,
         }
-    }
-}
-
-impl std::error::Error for PartnerMessageError {}
-
-impl FromStr for PartnerMessage {
-    type Err = PartnerMessageError;
-
-    /// Reads the vocabulary of the module documentation; unknown text is an error.
-    fn from_str(text: &str) -> Result<PartnerMessage, PartnerMessageError> {
-        use PartnerMessage as M;
-        use PartnerMessageError as E;
-        let t = text.trim().to_ascii_lowercase();
-        let words: Vec<&str> = t.split_whitespace().collect();
-        // Words that ask for nothing: a tell of them alone is chat, and
-        // before a request they are dropped ("ok, sit", "thanks! need n").
-        let chat =
-            |w: &&str| CHAT_WORDS.contains(&w.trim_matches(|c: char| !c.is_ascii_alphanumeric()));
-        let rest: Vec<&str> = words.iter().copied().skip_while(|w| chat(w)).collect();
-        if rest.len() < words.len() {
-            return if rest.is_empty() {
-                Ok(M::Chat)
-            } else {
-                // An error names the whole tell, as the partner wrote it.
-                rest.join(" ").parse().map_err(|e| match e {
-                    E::Unknown(_) => E::Unknown(text.trim().to_string()),
-                    other => other,
-                })
-            };
-        }
-        let first = words.first().copied().unwrap_or("");
-        let unknown = || E::Unknown(text.trim().to_string());
-        let no_piece = |request| E::MissingPiece {
-            request,
-            text: text.trim().to_string(),
-        };
-        Ok(match first {
-            "sit" | "s" | "wait" => M::Sit,
-            "go" | "g" | "move" => M::Go,
-            "dead" => M::Dead,
-            "x" | "alive" => M::Alive,
-            "fast" => M::Fast,
-            "slow" => M::Slow,
-            "help" | "?" => M::Help,
-            "clear" => M::Clear,
-            // "trades bad", "trades are bad": the opposite of "trades".
-            "trades" | "+trades" if words.iter().any(|w| w.starts_with("bad")) => M::NoTrades,
-            "trades" | "+trades" => M::Trades,
-            "no" if words.get(1) == Some(&"trades") => M::NoTrades,
-            "time" | "otim" => {
-                let cs: u64 = words
-                    .get(1)
-                    .and_then(|w| w.parse().ok())
-                    .ok_or_else(|| E::MissingCentiseconds(first.to_string()))?;
-                if first == "time" {
-                    M::Time(cs)
-                } else {
-                    M::Otim(cs)
-                }
-            }
-            "need" | "want" => M::Need(
-                words
-                    .get(1)
-                    .and_then(|w| piece_word(w))
-                    .ok_or_else(|| no_piece("need"))?,
-            ),
-            "must" => {
-                let piece = words
-                    .iter()
-                    .skip(1)
-                    .find(|w| !matches!(**w, "have" | "get" | "not" | "give"))
-                    .and_then(|w| piece_word(w))
-                    .ok_or_else(|| no_piece("must"))?;
-                if words.get(1) == Some(&"not") {
-                    M::MustNotGive(piece)
-                } else {
-                    M::MustHave(piece)
-                }
-            }
-            "dont" | "don't" | "do" => {
-                let piece = words
-                    .iter()
-                    .skip(1)
-                    .find(|w| **w != "not" && **w != "give")
-                    .and_then(|w| piece_word(w))
-                    .ok_or_else(|| no_piece("don't give"))?;
-                M::DontGive(piece)
-            }
-            _ if first.starts_with('-') && first.ends_with("trades") => M::NoTrades,
-            _ => {
-                // One sign asks, two or more insist (the Sjeng-style levels).
-                if let Some(rest) = first.strip_prefix("++") {
-                    M::MustHave(piece_word(rest.trim_start_matches('+')).ok_or_else(unknown)?)
-                } else if let Some(rest) = first.strip_prefix('+') {
-                    M::Need(piece_word(rest).ok_or_else(unknown)?)
-                } else if let Some(rest) = first.strip_prefix("--") {
-                    M::MustNotGive(piece_word(rest.trim_start_matches('-')).ok_or_else(unknown)?)
-                } else if let Some(rest) = first.strip_prefix('-') {
-                    M::DontGive(piece_word(rest).ok_or_else(unknown)?)
-                } else if let Some(msg) = sjeng_sentence(&t) {
-                    // Before the bare piece word: "q doesn't mate me" is no request for a queen.
-                    msg
-                } else if let Some(k) = piece_word(first) {
-                    piece_tell(k, &words[1..], chat).ok_or_else(unknown)?
-                } else {
-                    return Err(unknown());
-                }
-            }
-        })
     }
 }
 
 impl fmt::Display for PartnerMessage {
-    /// The message's canonical text (what the engine says to its partner).
+    /// The short code (what the engine says to a bot partner).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use PartnerMessage as M;
         match self {
-            M::Sit => f.write_str("sit"),
-            M::Go => f.write_str("go"),
-            M::Need(k) => write!(f, "need {}", k.char()),
-            M::MustHave(k) => write!(f, "++{}", k.char()),
-            M::DontGive(k) => write!(f, "dont give {}", k.char()),
-            M::MustNotGive(k) => write!(f, "--{}", k.char()),
-            M::NoTrades => f.write_str("no trades"),
-            M::Trades => f.write_str("trades"),
-            M::Dead => f.write_str("dead"),
-            M::Alive => f.write_str("x"),
-            M::Fast => f.write_str("fast"),
-            M::Slow => f.write_str("slow"),
-            M::Time(cs) => write!(f, "time {cs}"),
-            M::Otim(cs) => write!(f, "otim {cs}"),
-            M::Clear => f.write_str("clear"),
-            M::Help => f.write_str("help"),
-            M::Chat => f.write_str("ok"),
+            PartnerMessage::Sit => f.write_str("sit"),
+            PartnerMessage::Go => f.write_str("go"),
+            PartnerMessage::MustHave(k) => write!(f, "++{}", k.char()),
+            PartnerMessage::MustNotGive(k) => write!(f, "--{}", k.char()),
+            PartnerMessage::Trades => f.write_str("trades"),
+            PartnerMessage::Dead => f.write_str("dead"),
+            PartnerMessage::Alive => f.write_str("x"),
         }
     }
 }
 
-/// What the partner has asked for.
+/// The answer to [`Reading::Help`]: how to talk to the engine, in one line.
+pub const HELP: &str = "I understand: sit, go, fast, slow, need n / +n / n (++n, n mates: more), \
+    no q / -q / dont give q (--q, q mates me: more), trades good, trades bad, nvm, dead, x, \
+    sitting / hard to get (no piece comes), time <cs>, otim <cs>; pieces p n b r q";
+
+/// What the partner has asked for and said about his board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PartnerState {
     /// The partner asked us to wait.
     pub sit: bool,
-    /// Pieces the partner needs (P N B R Q).
-    pub need: [bool; 5],
-    /// Pieces we must not give away (P N B R Q).
-    pub dont_give: [bool; 5],
-    /// Which of the needed pieces are needed urgently (`must have`).
-    pub need_urgent: [bool; 5],
-    /// Which of the pieces not to give are kept urgently (`must not give`).
-    pub dont_give_urgent: [bool; 5],
+    /// The level of each piece the partner needs (P N B R Q; `None`: not needed).
+    pub need: [Option<Level>; 5],
+    /// The level of each piece we must not give away.
+    pub ban: [Option<Level>; 5],
     /// The partner is lost on his board.
     pub partner_dead: bool,
+    /// No piece is coming from the partner's board (he sits, or cannot get it).
+    pub unavailable: bool,
     /// Play faster than usual.
     pub fast: bool,
     /// The partner's clock as he told it (`time <cs>`).
@@ -352,69 +97,65 @@ pub struct PartnerState {
     pub partner_opponent_time_cs: Option<u64>,
     /// Moves left for each `need` (see [`REQUEST_MOVES`]).
     pub need_left: [u8; 5],
-    /// Moves left for each `dont give`.
-    pub dont_give_left: [u8; 5],
+    /// Moves left for `unavailable`.
+    pub unavailable_left: u8,
 }
 
 impl PartnerState {
-    /// Applies one message from the partner.
-    pub fn apply(&mut self, msg: PartnerMessage) {
-        use PartnerMessage as M;
-        match msg {
-            M::Sit => self.sit = true,
-            M::Go => self.sit = false,
-            M::Dead => self.partner_dead = true,
-            M::Alive => {
+    /// Applies one reading of the partner's tell.
+    pub fn apply(&mut self, reading: &Reading) {
+        match *reading {
+            Reading::Sit => self.sit = true,
+            // A dictated move is not played (yet): it ends a sit as `go` does.
+            Reading::Go | Reading::Move(_) => self.sit = false,
+            Reading::Dead => self.partner_dead = true,
+            Reading::Alive => {
                 self.partner_dead = false;
                 self.sit = false;
             }
-            M::Time(cs) => self.partner_time_cs = Some(cs),
-            M::Otim(cs) => self.partner_opponent_time_cs = Some(cs),
-            M::Fast => self.fast = true,
-            M::Slow => self.fast = false,
-            M::Clear => {
-                self.need = [false; 5];
-                self.dont_give = [false; 5];
-                self.need_urgent = [false; 5];
-                self.dont_give_urgent = [false; 5];
+            Reading::Unavailable => {
+                self.unavailable = true;
+                self.unavailable_left = REQUEST_MOVES;
             }
-            M::Trades => {
-                self.dont_give = [false; 5];
-                self.dont_give_urgent = [false; 5];
+            Reading::Time(cs) => self.partner_time_cs = Some(cs),
+            Reading::Otim(cs) => self.partner_opponent_time_cs = Some(cs),
+            Reading::Fast => self.fast = true,
+            Reading::Slow => self.fast = false,
+            Reading::Cancel => {
+                self.need = [None; 5];
+                self.ban = [None; 5];
+                self.sit = false;
+                self.unavailable = false;
             }
-            M::NoTrades => {
-                self.dont_give = [true; 5];
-                self.dont_give_urgent = [false; 5];
-                self.dont_give_left = [REQUEST_MOVES; 5];
+            Reading::TradesGood => self.ban = [None; 5],
+            Reading::TradesBad => {
+                for b in &mut self.ban {
+                    *b = Some(b.map_or(Level::Like, |l| l.max(Level::Like)));
+                }
             }
-            M::Need(k) | M::MustHave(k) => {
-                self.need[k.index()] = true;
-                self.need_urgent[k.index()] = matches!(msg, M::MustHave(_));
+            Reading::Need(k, level) => {
+                self.need[k.index()] = Some(level);
                 self.need_left[k.index()] = REQUEST_MOVES;
             }
-            M::DontGive(k) | M::MustNotGive(k) => {
-                self.dont_give[k.index()] = true;
-                self.dont_give_urgent[k.index()] = matches!(msg, M::MustNotGive(_));
-                self.dont_give_left[k.index()] = REQUEST_MOVES;
-            }
-            M::Help | M::Chat => {}
+            Reading::Ban(k, level) => self.ban[k.index()] = Some(level),
+            Reading::Help | Reading::Chat | Reading::Unknown => {}
         }
     }
 
-    /// One more move of ours: requests age, and those that have held for
-    /// [`REQUEST_MOVES`] moves lapse.
+    /// One more move of ours: needs age, and those that have held for
+    /// [`REQUEST_MOVES`] moves lapse (bans do not).
     pub fn tick(&mut self) {
-        let needs = self.need.iter_mut().zip(&mut self.need_urgent);
-        let keeps = self.dont_give.iter_mut().zip(&mut self.dont_give_urgent);
-        let lefts = self.need_left.iter_mut().chain(&mut self.dont_give_left);
-        for ((flag, urgent), left) in needs.chain(keeps).zip(lefts) {
-            if *flag {
+        for (need, left) in self.need.iter_mut().zip(&mut self.need_left) {
+            if need.is_some() {
                 *left = left.saturating_sub(1);
                 if *left == 0 {
-                    *flag = false;
-                    *urgent = false;
+                    *need = None;
                 }
             }
+        }
+        if self.unavailable {
+            self.unavailable_left = self.unavailable_left.saturating_sub(1);
+            self.unavailable = self.unavailable_left > 0;
         }
     }
 }
@@ -422,184 +163,83 @@ impl PartnerState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bughouse::tell::read;
 
-    fn apply(s: &mut PartnerState, text: &str) {
-        s.apply(text.parse().unwrap());
-    }
-
-    /// What Sjeng says to its partner: its requests are read, its chatter
-    /// is not a command.
-    #[test]
-    fn sjeng_sentences() {
-        let read = |t: &str| t.parse::<PartnerMessage>();
-        assert_eq!(
-            read("Mate in 3, give him no more pieces."),
-            Ok(PartnerMessage::NoTrades)
-        );
-        assert_eq!(read("You can trade freely."), Ok(PartnerMessage::Trades));
-        assert_eq!(
-            read("q doesn't mate me anymore"),
-            Ok(PartnerMessage::Trades)
-        );
-        assert_eq!(
-            read("---n"),
-            Ok(PartnerMessage::MustNotGive(PieceType::Knight))
-        );
-        for chatter in [
-            "Hello! I am Sjeng and hope you enjoy playing with me.",
-            "Sorry, but I don't understand that command.",
-            "Ok, I sit next move. Tell me when to go.",
-            "Greetings.",
-        ] {
-            assert!(read(chatter).is_err(), "{chatter}");
+    fn hear(s: &mut PartnerState, text: &str) {
+        for r in read(text) {
+            s.apply(&r);
         }
     }
 
+    /// What the engine says reads back as what it means.
     #[test]
-    fn vocabulary_and_short_forms() {
-        let mut s = PartnerState::default();
-        apply(&mut s, "sit");
-        assert!(s.sit);
-        apply(&mut s, "go");
-        assert!(!s.sit);
-        apply(&mut s, "need knight");
-        apply(&mut s, "+q");
-        assert!(s.need[PieceType::Knight.index()] && s.need[PieceType::Queen.index()]);
-        apply(&mut s, "don't give r");
-        apply(&mut s, "-b");
-        assert!(s.dont_give[PieceType::Rook.index()] && s.dont_give[PieceType::Bishop.index()]);
-        apply(&mut s, "---trades");
-        assert!(s.dont_give.iter().all(|&x| x));
-        apply(&mut s, "trades");
-        assert!(s.dont_give.iter().all(|&x| !x));
-        apply(&mut s, "dead");
-        assert!(s.partner_dead);
-        assert!("what now".parse::<PartnerMessage>().is_err());
-        assert!(s.need[PieceType::Knight.index()] && !s.need_urgent[PieceType::Knight.index()]);
-        assert_eq!("?".parse(), Ok(PartnerMessage::Help));
-        assert_eq!("time 1234".parse(), Ok(PartnerMessage::Time(1234)));
-        assert!("time soon".parse::<PartnerMessage>().is_err());
-    }
-
-    /// Tells that were read with the opposite meaning (issue 71): a piece
-    /// that mates *me* must not be given, "trades bad" forbids trades, and
-    /// "ok"/"thanks" keep a standing request.
-    #[test]
-    fn tells_are_never_read_with_the_opposite_meaning() {
-        use PartnerMessage as M;
-        let read = |t: &str| t.parse::<PartnerMessage>();
-        assert_eq!(read("rook mates me"), Ok(M::MustNotGive(PieceType::Rook)));
-        assert_eq!(read("q mates me!"), Ok(M::MustNotGive(PieceType::Queen)));
-        assert_eq!(read("n mates"), Ok(M::MustHave(PieceType::Knight)));
-        assert_eq!(read("Knight mates!"), Ok(M::MustHave(PieceType::Knight)));
-        assert_eq!(read("q doesn't mate me anymore"), Ok(M::Trades));
-        assert_eq!(read("trades bad"), Ok(M::NoTrades));
-        assert_eq!(read("trades are bad"), Ok(M::NoTrades));
-        assert_eq!(read("trades good"), Ok(M::Trades));
-        assert_eq!(read("n"), Ok(M::Need(PieceType::Knight)));
-        assert_eq!(read("knight please"), Ok(M::Need(PieceType::Knight)));
-        assert_eq!(
-            read("rook would mate me"),
-            Ok(M::MustNotGive(PieceType::Rook))
-        );
-        assert_eq!(read("q doesnt mate me anymore"), Ok(M::Trades));
-        assert_eq!(read("n can mate"), Ok(M::MustHave(PieceType::Knight)));
-        for unread in ["q won't mate me", "n is useless", "rook? no"] {
-            assert!(
-                read(unread).is_err(),
-                "{unread} is no request for the piece"
-            );
-        }
-        let mut s = PartnerState::default();
-        apply(&mut s, "-q");
-        for chat in ["ok", "thanks", "hi", "gg"] {
-            assert_eq!(read(chat), Ok(M::Chat), "{chat}");
-            apply(&mut s, chat);
-        }
-        assert!(
-            s.dont_give[PieceType::Queen.index()],
-            "a standing -q survives ok/thanks"
-        );
-        apply(&mut s, "clear");
-        assert!(!s.dont_give[PieceType::Queen.index()]);
-    }
-
-    /// What the engine says reads back as the same message.
-    #[test]
-    fn canonical_text_reads_back() {
-        use PartnerMessage as M;
+    fn what_the_engine_says_reads_back() {
         let mut all = vec![
-            M::Sit,
-            M::Go,
-            M::NoTrades,
-            M::Trades,
-            M::Dead,
-            M::Alive,
-            M::Fast,
-            M::Slow,
-            M::Time(17),
-            M::Otim(0),
-            M::Clear,
-            M::Help,
-            M::Chat,
+            PartnerMessage::Sit,
+            PartnerMessage::Go,
+            PartnerMessage::Trades,
+            PartnerMessage::Dead,
+            PartnerMessage::Alive,
         ];
         for k in PieceType::POCKET {
-            all.push(M::Need(k));
-            all.push(M::MustHave(k));
-            all.push(M::DontGive(k));
-            all.push(M::MustNotGive(k));
+            all.push(PartnerMessage::MustHave(k));
+            all.push(PartnerMessage::MustNotGive(k));
         }
         for m in all {
-            assert_eq!(m.to_string().parse::<PartnerMessage>(), Ok(m), "{m}");
+            assert_eq!(read(&m.to_string()), vec![m.reading()], "{m}");
         }
     }
 
     #[test]
-    fn requests_lapse_after_some_moves_unless_repeated() {
+    fn needs_lapse_after_some_moves_unless_repeated_and_bans_hold() {
+        let (n, q) = (PieceType::Knight.index(), PieceType::Queen.index());
         let mut s = PartnerState::default();
-        apply(&mut s, "need n");
-        apply(&mut s, "-q");
+        hear(&mut s, "need n");
+        hear(&mut s, "-q");
         for _ in 0..REQUEST_MOVES - 1 {
             s.tick();
         }
-        assert!(s.need[PieceType::Knight.index()] && s.dont_give[PieceType::Queen.index()]);
-        apply(&mut s, "+n");
+        assert_eq!(s.need[n], Some(Level::Need));
+        hear(&mut s, "+n");
         s.tick();
-        assert!(s.need[PieceType::Knight.index()], "repeated: holds again");
-        assert!(!s.dont_give[PieceType::Queen.index()], "lapsed");
-        assert!(!s.dont_give.iter().any(|&x| x));
+        assert_eq!(s.need[n], Some(Level::Like), "repeated: holds again");
+        for _ in 0..3 * REQUEST_MOVES {
+            s.tick();
+        }
+        assert_eq!(s.need[n], None, "lapsed");
+        assert_eq!(s.ban[q], Some(Level::Like), "a ban holds");
+        hear(&mut s, "trades good");
+        assert_eq!(s.ban, [None; 5]);
     }
 
-    /// Two or more signs insist: the urgent requests weigh more, a plain
-    /// request of the same piece takes the urgency back, and it lapses.
+    /// Chat keeps what stands; `nvm` forgets requests and the sit; trades
+    /// bad bans everything at least at level 1 without lowering a ban.
     #[test]
-    fn urgent_requests_weigh_more_until_they_lapse() {
-        use PartnerMessage as M;
-        assert_eq!("++n".parse(), Ok(M::MustHave(PieceType::Knight)));
-        assert_eq!("+++q".parse(), Ok(M::MustHave(PieceType::Queen)));
-        assert_eq!("--r".parse(), Ok(M::MustNotGive(PieceType::Rook)));
-        assert_eq!(
-            "must have bishop".parse(),
-            Ok(M::MustHave(PieceType::Bishop))
-        );
-        assert_eq!(
-            "must not give p".parse(),
-            Ok(M::MustNotGive(PieceType::Pawn))
-        );
-        assert_eq!("---trades".parse(), Ok(M::NoTrades));
-        assert!("must".parse::<PartnerMessage>().is_err());
-        assert!("++".parse::<PartnerMessage>().is_err());
-        let (n, q) = (PieceType::Knight.index(), PieceType::Queen.index());
+    fn chat_keeps_and_cancel_forgets() {
+        let q = PieceType::Queen.index();
         let mut s = PartnerState::default();
-        apply(&mut s, "++n");
-        apply(&mut s, "--q");
-        assert!(s.need_urgent[n] && s.dont_give_urgent[q]);
-        apply(&mut s, "need n");
-        assert!(s.need[n] && !s.need_urgent[n]);
+        hear(&mut s, "q mates me");
+        hear(&mut s, "sit");
+        for chat in ["ok", "thanks", "hi", "gg"] {
+            hear(&mut s, chat);
+        }
+        assert_eq!(s.ban[q], Some(Level::Mates));
+        assert!(s.sit);
+        hear(&mut s, "trades bad");
+        assert_eq!(s.ban[q], Some(Level::Mates));
+        assert_eq!(s.ban[PieceType::Pawn.index()], Some(Level::Like));
+        hear(&mut s, "nvm");
+        assert_eq!(s, PartnerState::default());
+    }
+
+    #[test]
+    fn no_piece_coming_lapses_like_a_need() {
+        let mut s = PartnerState::default();
+        hear(&mut s, "hard to get");
+        assert!(s.unavailable);
         for _ in 0..REQUEST_MOVES {
             s.tick();
         }
-        assert!(!s.need[n] && !s.dont_give[q]);
-        assert!(!s.need_urgent[n] && !s.dont_give_urgent[q]);
+        assert!(!s.unavailable);
     }
 }

@@ -8,7 +8,7 @@ use super::background::LastGo;
 use super::brain::{self, Decision};
 use super::request::GoRequest;
 use super::Engine;
-use crate::bughouse::partner::PartnerMessage;
+use crate::bughouse::tell::Reading;
 use crate::position::{PocketError, Position};
 use crate::search::timeman::Budget;
 use crate::search::Limits;
@@ -97,12 +97,12 @@ impl Engine {
         }
     }
 
-    /// A message from the bughouse partner; `go` after `sit` plays the move
-    /// that was held back, and `sit` during a timed search starts it again
-    /// as a sitting one (it holds its move too).
-    pub fn hear(&mut self, msg: PartnerMessage) {
+    /// One reading of the bughouse partner's tell; `go` after `sit` plays
+    /// the move that was held back, and `sit` during a timed search starts
+    /// it again as a sitting one (it holds its move too).
+    pub fn hear(&mut self, reading: &Reading) {
         let was_sitting = self.bughouse.partner_asked_sit();
-        if self.bughouse.hear(msg) && self.is_searching() {
+        if self.bughouse.hear(reading) && self.is_searching() {
             self.stop();
         } else if !was_sitting && self.bughouse.partner_asked_sit() && self.is_searching() {
             let timed = self.last_go.as_ref().is_some_and(|l| {

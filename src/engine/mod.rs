@@ -20,6 +20,7 @@ mod bughouse;
 mod record;
 mod request;
 mod tables;
+pub mod talk;
 pub mod tuning;
 
 use self::background::{Job, LastGo, SearchThread};

@@ -4,7 +4,6 @@
 //! the text being the error's `Display`. The library's own errors are
 //! wrapped as they are, so that `?` carries them up unchanged.
 
-use crate::bughouse::partner::PartnerMessageError;
 use crate::endgames::TablesFileError;
 use crate::engine::HashResizeError;
 use crate::eval::nnue::NetworkFileError;
@@ -152,8 +151,8 @@ pub enum CommandError {
     Pocket(PocketError),
     /// A variant name that is not known.
     Variant(UnknownVariant),
-    /// A partner message that was not understood.
-    PartnerMessage(PartnerMessageError),
+    /// A partner tell of which nothing was understood (the text, trimmed).
+    UnknownTell(String),
     /// `EvalFile`: the network file was not loaded.
     EvalFile(NetworkFileError),
     /// `AntichessTables`: the table file was not loaded.
@@ -203,7 +202,7 @@ impl fmt::Display for CommandError {
             CommandError::Move(e) => e.fmt(f),
             CommandError::Pocket(e) => e.fmt(f),
             CommandError::Variant(e) => e.fmt(f),
-            CommandError::PartnerMessage(e) => e.fmt(f),
+            CommandError::UnknownTell(text) => write!(f, "unknown partner message '{text}'"),
             CommandError::EvalFile(e) => write!(f, "EvalFile: {e}"),
             CommandError::AntichessTables(e) => write!(f, "AntichessTables: {e}"),
             CommandError::Hash(e) => e.fmt(f),
@@ -258,7 +257,6 @@ wrap! {
     MoveParseError => Move,
     PocketError => Pocket,
     UnknownVariant => Variant,
-    PartnerMessageError => PartnerMessage,
     NetworkFileError => EvalFile,
     TablesFileError => AntichessTables,
     HashResizeError => Hash,

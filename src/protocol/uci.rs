@@ -8,7 +8,8 @@ use super::io::{send, Event};
 use super::options::{self, Effect};
 use super::parse;
 use crate::bench;
-use crate::bughouse::partner::{PartnerMessage, HELP};
+use crate::bughouse::partner::PartnerMessage;
+use crate::bughouse::tell::Reading;
 use crate::engine::{Clock, Engine, GoRequest, Listener, SitReason};
 use crate::perft;
 use crate::position::outcome::Outcome;
@@ -377,13 +378,17 @@ impl Uci {
                 self.engine.set_pockets(counts)?;
             }
             Some("ptell") => {
+                // Read as `rukav ptell` reads it; with PartnerMessages off
+                // the tell is heard and ignored. The partner over UCI is an
+                // engine: the only answer is the help text.
                 let text = args[1..].join(" ");
-                let msg: PartnerMessage = text.parse()?;
-                if msg == PartnerMessage::Help {
-                    send(&format!("info string ptell {HELP}"));
-                } else {
-                    // With PartnerMessages off the message is heard and ignored.
-                    self.engine.hear(msg);
+                let heard = self.engine.hear_tell(&text);
+                for reply in &heard.replies {
+                    send(&format!("info string ptell {reply}"));
+                }
+                if heard.readings == [Reading::Unknown] {
+                    let shown = text.chars().filter(|c| !c.is_control()).take(80).collect();
+                    return Err(CommandError::UnknownTell(shown));
                 }
             }
             Some("gambler") => {

@@ -1,7 +1,7 @@
 //! The developer tools behind the `rukav` command line: bughouse matches
 //! (`arena`), self-play data (`datagen`) and its record format, evaluation
 //! tuning (`tune`), network training (`train`), the fit of the WDL model
-//! (`wdl`), perft from the shell, antichess endgame tables (`tables`), the
+//! (`wdl`), perft from the shell, how a partner's tell is read (`ptell`), antichess endgame tables (`tables`), the
 //! bench and the SPSA parameters. They write to stdout through `out`, and
 //! end quietly when its reader has gone.
 //!
@@ -17,6 +17,7 @@ pub mod gamelog;
 pub mod out;
 pub mod perft;
 pub mod progress;
+pub mod ptell;
 pub mod record;
 pub mod spsa;
 pub mod tables;

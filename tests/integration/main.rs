@@ -15,6 +15,7 @@ mod datagen;
 mod differential;
 mod house_rules;
 mod nnue;
+mod partner_tells;
 mod perft_suites;
 mod playouts;
 mod pns;

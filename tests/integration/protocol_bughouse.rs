@@ -24,8 +24,11 @@ fn uci_extension_is_refused_until_enabled_then_works() {
     s.send("bughouse clocks 60000 60000 59000 58000");
     s.send("bughouse ptell need knight");
     s.send("bughouse ptell +q");
+    // Chat is no error; a tell of which nothing is understood is.
     s.send("bughouse ptell hello there");
-    s.expect("bad ptell", |l| l.contains("unknown partner message"));
+    s.send("bughouse ptell what now");
+    let bad = s.expect("bad ptell", |l| l.contains("unknown partner message"));
+    assert!(bad.contains("'what now'"), "{bad}");
     s.send("bughouse partner fen garbage");
     s.expect("bad partner FEN", |l| l.contains("bad partner FEN"));
     // A pocket arrives from outside: the position shows it.
@@ -270,6 +273,12 @@ fn xboard_bughouse_session() {
     s.send("new");
     s.send("variant bughouse");
     s.send("partner somebody");
+    // A person is greeted with how to talk to the engine.
+    let greeting = s.expect("greeting", |l| l.starts_with("tellics ptell"));
+    assert!(
+        greeting.contains("sit") && greeting.contains("help"),
+        "{greeting}"
+    );
     // A greeting asks for nothing and gets no "not understood" answer;
     // a tell that is not understood gets an answer partners can read, not
     // an error line.
@@ -553,27 +562,39 @@ fn xboard_no_claim_follows_the_engines_own_mating_move() {
 
 /// Sjeng greets its partner and answers what it does not understand with
 /// "Sorry, but I don't understand that command."; answering that again
-/// would make two bots talk for ever. One answer a game, its requests read.
+/// would make two bots talk for ever. A partner that greets as Sjeng is a
+/// bot: nothing is answered to it, in this game or the next, and its
+/// requests are read. A new partner of another name is a person again.
 #[test]
-fn xboard_unknown_tells_are_answered_once_a_game() {
+fn xboard_bot_partners_get_no_answers() {
     let mut s = zippy_session();
+    s.expect("greeting", |l| {
+        l.starts_with("tellics ptell Hi, I am Rukav")
+    });
     s.send("ptell Hello! I am Sjeng and hope you enjoy playing with me.");
-    s.expect("one answer", |l| l.starts_with("tellics ptell Sorry"));
     s.send("ptell Sorry, but I don't understand that command.");
     s.send("ptell Mate in 3, give him no more pieces.");
     s.send("ptell ---n");
+    s.send("ptell what now");
     s.send("ping 1");
     let lines = s.read_until("pong", |l| l == "pong 1");
     assert!(
         lines.iter().all(|l| !l.starts_with("tellics")),
-        "answered twice: {lines:?}"
+        "answered a bot: {lines:?}"
     );
     s.send("new");
     s.send("variant bughouse");
     s.send("ptell Greetings.");
-    s.expect("a new game's answer", |l| {
-        l.starts_with("tellics ptell Sorry")
+    s.send("ptell what now");
+    s.send("ping 2");
+    let lines = s.read_until("pong", |l| l == "pong 2");
+    assert!(lines.iter().all(|l| !l.starts_with("tellics")), "{lines:?}");
+    s.send("partner alice");
+    s.expect("greeting", |l| {
+        l.starts_with("tellics ptell Hi, I am Rukav")
     });
+    s.send("ptell what now");
+    s.expect("a person's answer", |l| l.starts_with("tellics ptell ?"));
     s.quit_ok();
 }
 
@@ -613,5 +634,66 @@ fn xboard_holds_keep_a_reserve_on_a_two_minute_clock() {
     assert_eq!(sit, "# sitting as the partner asked at most 33500 ms");
     s.send("ptell go");
     zippy_move(&mut s);
+    s.quit_ok();
+}
+
+/// A person is told in words what changed: each tell that changed
+/// something is acknowledged, chat is not, and a tell not understood gets
+/// one "?" until the engine has moved.
+#[test]
+fn xboard_acknowledges_a_persons_tells_in_words() {
+    let mut s = Engine::start();
+    s.send("xboard");
+    s.send("protover 2");
+    s.expect("done", |l| l == "feature done=1");
+    s.send("new");
+    s.send("variant bughouse");
+    s.send("force");
+    s.send("partner alice");
+    s.expect("greeting", |l| {
+        l.starts_with("tellics ptell Hi, I am Rukav")
+    });
+    s.send("ptell Don't give him a queen!");
+    let ack = s.expect("ack", |l| l.starts_with("tellics ptell"));
+    assert_eq!(ack, "tellics ptell ok: won't give Q until you say trades");
+    s.send("ptell thanks");
+    s.send("ptell blorp");
+    let q = s.expect("question", |l| l.starts_with("tellics ptell"));
+    assert!(
+        q.starts_with("tellics ptell ?") && q.contains("'blorp'"),
+        "{q}"
+    );
+    s.send("ptell blorp again");
+    s.send("ptell trades good");
+    let next = s.expect("trades ack", |l| l.starts_with("tellics ptell"));
+    assert_eq!(
+        next, "tellics ptell ok: trading freely again",
+        "one '?' until the engine moves, none for thanks"
+    );
+    s.quit_ok();
+}
+
+/// A partner that greets as a bot (Sjeng here) gets no words: no
+/// acknowledgement, no "?", and its acknowledgements ("Ok, Knight mates")
+/// ask for nothing.
+#[test]
+fn xboard_keeps_short_codes_with_a_bot_partner() {
+    let mut s = Engine::start();
+    s.send("xboard");
+    s.send("protover 2");
+    s.expect("done", |l| l == "feature done=1");
+    s.send("new");
+    s.send("variant bughouse");
+    s.send("force");
+    s.send("partner sjengbot");
+    s.expect("greeting", |l| l.starts_with("tellics ptell"));
+    s.send("ptell Hello! I am Sjeng and hope you enjoy playing with me.");
+    s.send("ptell For help on some commands that I understand, ptell me 'help'");
+    s.send("ptell -q");
+    s.send("ptell Ok, Knight mates");
+    s.send("ptell blorp");
+    s.send("ping 3");
+    let next = s.expect("pong", |l| l.starts_with("tellics ptell") || l == "pong 3");
+    assert_eq!(next, "pong 3", "nothing said to a bot");
     s.quit_ok();
 }

@@ -21,12 +21,14 @@ pub mod budgets;
 pub mod gambler;
 pub mod owed;
 pub mod params;
+pub mod talk;
 
 pub use self::budgets::{asked_sit_budget, hold_reserve, sit_budget, stall_budget};
 pub use self::gambler::gambler_choice;
 pub use self::owed::{may_arrive, owed_pieces, short_search, OwedPieces, OwedTable};
 use self::params::ms;
 use crate::bughouse::partner::{PartnerMessage, PartnerState, REQUEST_MOVES};
+use crate::bughouse::tell::{Level, Reading};
 use crate::eval::hand_value;
 use crate::position::Position;
 use crate::search::MATE_BOUND;
@@ -73,6 +75,25 @@ pub enum SitReason {
     Lost,
 }
 
+impl SitReason {
+    /// How the engine announces to a person that it holds its move, and
+    /// how to end it; `None` for a sit the partner asked for (acknowledged
+    /// already).
+    pub fn words(self) -> Option<String> {
+        match self {
+            SitReason::ForPiece(k) => Some(format!(
+                "sitting: a {} from you mates; say go to make me move",
+                talk::piece(k)
+            )),
+            SitReason::Lost => Some(
+                "sitting: I'm being mated, stalling so you can win first; say go to make me move"
+                    .to_string(),
+            ),
+            SitReason::PartnerAsked => None,
+        }
+    }
+}
+
 impl std::fmt::Display for SitReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -95,32 +116,37 @@ pub struct Advice {
     /// The side to move is winning its board (`sit_score`): it does not
     /// sit when its partner asks it to.
     pub winning: bool,
+    /// The owed-piece searches ran (not skipped for a low clock or a
+    /// board without a partner): `messages` says what holds now.
+    pub searched: bool,
 }
 
 /// Evaluation bias for the side `us` to move from the partner's requests:
 /// the opponent's pieces the partner needs are worth more to capture, our
-/// pieces that must not be given are worth more to keep (`request_bias`,
-/// or `urgent_bias` for the urgent requests). Indexed `[colour][piece]`.
+/// pieces that must not be given are worth more to keep, by the level of
+/// the request ([`bias_of`]). Indexed `[colour][piece]`.
 pub fn request_bias(partner: &PartnerState, us: Color) -> [[i32; 5]; 2] {
-    let size = |urgent: bool| {
-        if urgent {
-            params::urgent_bias()
-        } else {
-            params::request_bias()
-        }
-    };
-    let need = partner.need.iter().zip(&partner.need_urgent);
-    let keep = partner.dont_give.iter().zip(&partner.dont_give_urgent);
     let mut b = [[0; 5]; 2];
-    for (k, ((&need, &need_urgent), (&keep, &keep_urgent))) in need.zip(keep).enumerate() {
-        if need {
-            b[us.flip().index()][k] += size(need_urgent);
+    for (k, (need, ban)) in partner.need.iter().zip(&partner.ban).enumerate() {
+        if let Some(level) = need {
+            b[us.flip().index()][k] += bias_of(*level);
         }
-        if keep {
-            b[us.index()][k] += size(keep_urgent);
+        if let Some(level) = ban {
+            b[us.index()][k] += bias_of(*level);
         }
     }
     b
+}
+
+/// The bias of a request of `level` (centipawns per piece): `like_bias`
+/// (worth an even trade), `need_bias` (a small sacrifice), `mates_bias`
+/// (anything short of losing).
+pub fn bias_of(level: Level) -> i32 {
+    match level {
+        Level::Like => params::like_bias(),
+        Level::Need => params::need_bias(),
+        Level::Mates => params::mates_bias(),
+    }
 }
 
 /// Share of the usual thinking time to use (percent): less when the
@@ -158,6 +184,8 @@ pub struct Bughouse {
     told_sit: Arc<AtomicBool>,
     /// The table the owed-piece searches share, for the whole game.
     owed_table: OwedTable,
+    /// Who the partner is and what has been answered ([`talk`]).
+    talk: talk::Talk,
 }
 
 impl Default for Bughouse {
@@ -172,6 +200,7 @@ impl Default for Bughouse {
             game_clock_ms: 0,
             told_sit: Arc::new(AtomicBool::new(false)),
             owed_table: OwedTable::default(),
+            talk: talk::Talk::default(),
         }
     }
 }
@@ -229,6 +258,7 @@ impl Bughouse {
     /// A new game: requests in both directions are forgotten.
     pub fn new_game(&mut self) {
         self.partner = PartnerState::default();
+        self.talk.new_game();
         self.said.clear();
         self.said_dead = false;
         self.moves = 0;
@@ -246,16 +276,69 @@ impl Bughouse {
         })
     }
 
-    /// A message from the partner. Returns true when it releases a move
-    /// that was held back (`go` after `sit`). Ignored (false) with
+    /// One reading of a partner's tell. Returns true when it releases a
+    /// move that was held back (`go` after `sit`). Ignored (false) with
     /// `PartnerMessages` off.
-    pub fn hear(&mut self, msg: PartnerMessage) -> bool {
+    pub fn hear(&mut self, reading: &Reading) -> bool {
         if !self.messages {
             return false;
         }
         let was_sitting = self.partner.sit;
-        self.partner.apply(msg);
+        self.partner.apply(reading);
         was_sitting && !self.partner.sit
+    }
+
+    /// What the partner has asked for (as far as it is heard: nothing
+    /// with `PartnerMessages` off).
+    pub fn partner_state(&self) -> &PartnerState {
+        &self.partner
+    }
+
+    /// Greets a new partner ([`talk::GREETING`]): a person until he greets
+    /// as a bot does.
+    pub fn greet(&mut self) -> &'static str {
+        self.talk.person = true;
+        talk::GREETING
+    }
+
+    /// Is the partner a person (words), with `PartnerMessages` on?
+    pub fn partner_is_person(&self) -> bool {
+        self.messages && self.talk.person
+    }
+
+    /// Reads a partner's tell with [`crate::bughouse::tell::read`] (what
+    /// `rukav ptell` prints). A bot's greeting makes the partner a bot and
+    /// asks for nothing, and so does a bot's acknowledgement of our tells.
+    pub fn read_tell(&mut self, text: &str) -> Vec<Reading> {
+        if talk::is_bot_greeting(text) {
+            self.talk.person = false;
+            return vec![Reading::Chat];
+        }
+        if !self.talk.person && talk::is_bot_acknowledgement(text) {
+            return vec![Reading::Chat];
+        }
+        crate::bughouse::tell::read(text)
+    }
+
+    /// What to answer a tell `text` read as `readings`, which changed what
+    /// the partner asked from `before`: the help text; to a person (with
+    /// `PartnerMessages` on) an acknowledgement, or one "?" for a tell not
+    /// understood at all.
+    pub fn replies(
+        &mut self,
+        text: &str,
+        before: &PartnerState,
+        readings: &[Reading],
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        if readings.contains(&Reading::Help) {
+            out.push(crate::bughouse::partner::HELP.to_string());
+        }
+        if self.partner_is_person() {
+            out.extend(talk::acknowledge(before, &self.partner, readings));
+            out.extend(self.talk.question(text, readings));
+        }
+        out
     }
 
     /// The evaluation bias of the partner's requests for the side `us`.
@@ -333,7 +416,8 @@ impl Bughouse {
             }
         }
         let mut sit_for = None;
-        let partner_lost = self.messages && self.partner.partner_dead;
+        // No piece comes from a partner who is lost or says so.
+        let partner_lost = self.messages && (self.partner.partner_dead || self.partner.unavailable);
         if let (Some(k), Some(own), Some(theirs)) = (best_gain, own_ms, their_ms) {
             let us = pos.side_to_move();
             if gain(k) >= sit_gain()
@@ -354,13 +438,16 @@ impl Bughouse {
             sit_for,
             stall,
             winning: owed.base >= params::sit_score(),
+            searched: true,
         }
     }
 
     /// Everything decided before a move of `pos`'s side to move:
     /// `new_move` is false for a search restarted on changed pockets (the
     /// requests do not age then). A request is said again only once it has
-    /// lapsed at the partner's end ([`REQUEST_MOVES`] of our moves).
+    /// lapsed at the partner's end ([`REQUEST_MOVES`] of our moves). A ban
+    /// (`--q`) holds at the partner's end until trades are good again: when
+    /// no ban holds any more at a new move, the engine says `trades`.
     pub fn decide(
         &mut self,
         pos: &Position,
@@ -371,6 +458,7 @@ impl Bughouse {
         if new_move {
             self.moves += 1;
             self.partner.tick();
+            self.talk.new_move();
         }
         if let Some(own) = own_ms {
             self.game_clock_ms = self.game_clock_ms.max(own);
@@ -380,9 +468,16 @@ impl Bughouse {
             sit_for,
             stall,
             winning,
+            searched,
         } = self.advice(pos, own_ms, their_ms);
         let now = self.moves;
         let mut requests = Vec::new();
+        let is_ban = |m: &PartnerMessage| matches!(m, PartnerMessage::MustNotGive(_));
+        let ban_said = self.said.iter().any(|(m, _)| is_ban(m));
+        if new_move && searched && ban_said && !messages.iter().any(is_ban) {
+            self.said.retain(|(m, _)| !is_ban(m));
+            requests.push(PartnerMessage::Trades);
+        }
         for msg in messages {
             if matches!(msg, PartnerMessage::Dead | PartnerMessage::Alive) {
                 // Said once each way: `dead` holds at the partner's end
@@ -431,27 +526,44 @@ impl Bughouse {
 mod tests {
     use super::*;
 
-    /// Requests weigh in the evaluation, urgent ones more, until they lapse.
+    /// Requests weigh in the evaluation by their level: three levels of
+    /// need and of ban, each more than the one below; needs lapse, bans
+    /// hold until trades are good again.
     #[test]
-    fn requests_bias_the_evaluation_until_they_lapse() {
+    fn requests_bias_the_evaluation_by_level() {
         let (n, q) = (PieceType::Knight.index(), PieceType::Queen.index());
+        let (white, black) = (Color::White.index(), Color::Black.index());
+        assert!(bias_of(Level::Like) > 0);
+        assert!(bias_of(Level::Like) < bias_of(Level::Need));
+        assert!(bias_of(Level::Need) < bias_of(Level::Mates));
         let mut s = PartnerState::default();
-        s.apply(PartnerMessage::MustHave(PieceType::Knight));
-        s.apply(PartnerMessage::MustNotGive(PieceType::Queen));
+        for text in ["n mates", "q mates me"] {
+            for r in crate::bughouse::tell::read(text) {
+                s.apply(&r);
+            }
+        }
         let b = request_bias(&s, Color::Black);
-        assert_eq!(b[Color::White.index()][n], params::urgent_bias());
-        assert_eq!(b[Color::Black.index()][q], params::urgent_bias());
-        s.apply(PartnerMessage::Need(PieceType::Knight));
-        let b = request_bias(&s, Color::Black);
-        assert_eq!(b[Color::White.index()][n], params::request_bias());
+        assert_eq!(b[white][n], params::mates_bias());
+        assert_eq!(b[black][q], params::mates_bias());
+        assert_eq!(b[white][q] + b[black][n], 0);
+        s.apply(&Reading::Need(PieceType::Knight, Level::Like));
+        assert_eq!(
+            request_bias(&s, Color::Black)[white][n],
+            params::like_bias()
+        );
         for _ in 0..REQUEST_MOVES {
             s.tick();
         }
+        let b = request_bias(&s, Color::Black);
+        assert_eq!(b[white][n], 0, "the need lapsed");
+        assert_eq!(b[black][q], params::mates_bias(), "the ban holds");
+        s.apply(&Reading::TradesGood);
         assert_eq!(request_bias(&s, Color::Black), [[0; 5]; 2]);
         assert_eq!(time_percent(&s), FULL_TIME_PERCENT);
-        s.apply(PartnerMessage::Dead);
+        s.apply(&Reading::Dead);
         assert!(time_percent(&s) < FULL_TIME_PERCENT);
     }
+
     use crate::rules::Variant;
 
     #[test]
@@ -539,6 +651,25 @@ mod tests {
         );
     }
 
+    /// A ban we asked for holds at the partner's end until trades are good
+    /// again: when no piece mates us any more, the engine says `trades`,
+    /// once, and only at a new move whose searches ran.
+    #[test]
+    fn a_ban_that_no_longer_holds_is_withdrawn() {
+        let pos = Position::startpos(Variant::Bughouse);
+        let mut b = Bughouse::default();
+        b.said
+            .push((PartnerMessage::MustNotGive(PieceType::Queen), 0));
+        let restart = b.decide(&pos, Some(20_000), Some(20_000), false);
+        assert!(!restart.requests.contains(&PartnerMessage::Trades));
+        let low_clock = b.decide(&pos, Some(1_000), Some(20_000), true);
+        assert!(!low_clock.requests.contains(&PartnerMessage::Trades));
+        let d = b.decide(&pos, Some(20_000), Some(20_000), true);
+        assert_eq!(d.requests, vec![PartnerMessage::Trades]);
+        let d = b.decide(&pos, Some(20_000), Some(20_000), true);
+        assert!(d.requests.is_empty(), "{d:?}");
+    }
+
     /// A knight would win a rook (fork on c7) but not the game: well worth
     /// having, yet not worth bending the partner's play, so it is not asked
     /// for. (A queen would win the rook and the game: that one is.)
@@ -562,7 +693,7 @@ mod tests {
         assert!(
             !d.requests
                 .iter()
-                .any(|m| matches!(m, PartnerMessage::Need(k) | PartnerMessage::MustHave(k) if *k == knight)),
+                .any(|m| matches!(m, PartnerMessage::MustHave(k) if *k == knight)),
             "{d:?}"
         );
         assert!(d
@@ -706,7 +837,7 @@ mod tests {
         let d = b.decide(&mated, Some(67_000), Some(60_000), true);
         let (_, budget) = d.hold.expect("a mated side stalls");
         assert!(67_000 - budget.as_millis() as u64 >= 67_000 / 2, "{d:?}");
-        b.hear(PartnerMessage::Sit);
+        b.hear(&Reading::Sit);
         let pos = Position::startpos(Variant::Bughouse);
         let d = b.decide(&pos, Some(67_000), Some(60_000), true);
         assert_eq!(
@@ -756,7 +887,7 @@ mod tests {
     fn partner_sit_holds_all_but_the_reserve_and_go_releases() {
         let pos = Position::startpos(Variant::Bughouse);
         let mut b = Bughouse::default();
-        assert!(!b.hear(PartnerMessage::Sit));
+        assert!(!b.hear(&Reading::Sit));
         let d = b.decide(&pos, Some(30_000), Some(30_000), true);
         assert_eq!(
             d.hold,
@@ -765,13 +896,13 @@ mod tests {
         // A side winning its own board plays on.
         let won = Position::from_fen(WON, Variant::Bughouse.rules()).unwrap();
         assert_eq!(b.decide(&won, Some(30_000), Some(30_000), true).hold, None);
-        assert!(b.hear(PartnerMessage::Go));
-        b.hear(PartnerMessage::Dead);
+        assert!(b.hear(&Reading::Go));
+        b.hear(&Reading::Dead);
         assert_eq!(b.decide(&pos, None, None, true).time_percent, 50);
         // PartnerMessages off: nothing heard, nothing said.
         b.new_game();
         b.messages = false;
-        assert!(!b.hear(PartnerMessage::Sit));
+        assert!(!b.hear(&Reading::Sit));
         assert!(!b.partner.sit);
         let d = b.decide(&smother(), Some(20_000), Some(10_000), true);
         assert!(d.requests.is_empty());

@@ -61,13 +61,17 @@ crate::search::params::tuning_params! {
     /// this many) of its pocket value (the opponent's partner gets a pawn;
     /// the piece is ours to hand on).
     gambler_hand_value_divisor: 2, 1, 8, 1;
-    /// What the evaluation adds per piece of a requested kind (centipawns):
-    /// the opponent's pieces the partner needs are worth this much more to
-    /// capture, ours that must not be given this much more to keep.
-    request_bias: 150, 0, 500, 25;
-    /// The same for the urgent requests (`must have`, `must not give`): the
-    /// piece decides the partner's game (it mates, or its loss gets him mated).
-    urgent_bias: 300, 0, 1000, 50;
+    /// What the evaluation adds per piece of a requested kind (centipawns),
+    /// for a request of level 1 (`+n`, "n would be nice": worth an even
+    /// trade): the opponent's pieces the partner needs are worth this much
+    /// more to capture, ours that must not be given this much more to keep.
+    like_bias: 100, 0, 400, 25;
+    /// The same for level 2 (`n`, `++n`, "no q": needed, worth a small
+    /// sacrifice; what the engine itself asks with `++n`/`--q`).
+    need_bias: 300, 0, 1000, 50;
+    /// The same for level 3 (`+++n`, "n mates", "q mates me": worth
+    /// anything short of losing).
+    mates_bias: 1000, 200, 3000, 100;
     /// Share of the usual thinking time (percent) when the partner asked
     /// for fast play or is lost on his board.
     fast_time_percent: 50, 10, 100, 5;

@@ -45,6 +45,7 @@ impl Xboard {
             post: true,
             done: Mutex::new(self.tx.clone()),
             generation: self.generation,
+            words: false,
         };
         self.searching = true;
         self.engine.go(request, Arc::new(output));

@@ -4,8 +4,8 @@
 
 use super::output::error;
 use super::session::Xboard;
-use crate::bughouse::partner::{PartnerMessage, HELP};
 use crate::bughouse::pockets::{reconcile, PocketCounts, PocketSync};
+use crate::bughouse::tell::Reading;
 use crate::protocol::io::send;
 use crate::protocol::parse;
 use crate::types::{Move, PieceType};
@@ -106,30 +106,32 @@ impl Xboard {
         Some(m)
     }
 
-    /// `partner [NAME]`: a new bughouse partner (or none).
+    /// `partner [NAME]`: a new bughouse partner (or none). A partner of a
+    /// new name is greeted (how to talk to the engine); the greeting also
+    /// tells another Rukav that its partner is a bot.
     pub(super) fn set_partner(&mut self, arg: &str) {
-        self.partner = (!arg.is_empty()).then(|| arg.to_string());
-        self.engine.new_partnership();
-        self.answered_unknown_tell = false;
+        let name = (!arg.is_empty()).then(|| arg.to_string());
+        if name.is_some() && name != self.partner {
+            let greeting = self.engine.greet_partner();
+            send(&format!("tellics ptell {greeting}"));
+        } else {
+            self.engine.new_partnership();
+        }
+        self.partner = name;
     }
 
-    /// `ptell TEXT`: a message from the partner. A tell not understood is
-    /// answered once a game; later ones only as a comment.
+    /// `ptell TEXT`: a tell from the partner, read as `rukav ptell` reads
+    /// it. The engine's answers (help, an acknowledgement or one "?" to a
+    /// person) go back to the partner; a tell not understood is noted as a
+    /// comment too.
     pub(super) fn ptell(&mut self, arg: &str) {
-        match arg.parse::<PartnerMessage>() {
-            Ok(PartnerMessage::Help) => send(&format!("tellics ptell {HELP}")),
-            Ok(msg) => self.engine.hear(msg),
-            Err(_) if !self.answered_unknown_tell => {
-                self.answered_unknown_tell = true;
-                send(&format!(
-                    "tellics ptell Sorry, I do not understand '{}'. 'ptell help' lists what I do.",
-                    arg.chars()
-                        .filter(|c| !c.is_control())
-                        .take(60)
-                        .collect::<String>()
-                ));
-            }
-            Err(e) => send(&format!("# {e}")),
+        let heard = self.engine.hear_tell(arg);
+        for reply in &heard.replies {
+            send(&format!("tellics ptell {reply}"));
+        }
+        if heard.readings.contains(&Reading::Unknown) {
+            let shown: String = arg.chars().filter(|c| !c.is_control()).take(80).collect();
+            send(&format!("# partner tell not (fully) understood: '{shown}'"));
         }
     }
 }

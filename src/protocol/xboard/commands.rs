@@ -155,7 +155,6 @@ impl Xboard {
         // The specification: `new` removes the `sd` limit and starts the
         // clocks of a new game; the time control itself stays.
         self.timing.sd = None;
-        self.answered_unknown_tell = false;
         self.pockets_unknown = false;
         self.analyse();
     }
@@ -167,7 +166,6 @@ impl Xboard {
                 self.abort_search();
                 self.engine.set_variant(v);
                 self.engine.new_game();
-                self.answered_unknown_tell = false;
                 self.pockets_unknown = false;
                 self.analyse();
             }

@@ -4,6 +4,7 @@
 //! main loop).
 
 use crate::bughouse::partner::PartnerMessage;
+use crate::engine::brain::talk;
 use crate::engine::{Listener, SitReason};
 use crate::position::outcome::{EndReason, Outcome};
 use crate::protocol::io::{send, Event};
@@ -66,6 +67,9 @@ pub(super) struct XboardOutput {
     pub(super) done: Mutex<Sender<Event>>,
     /// The generation of the search (see `Xboard::generation`).
     pub(super) generation: u64,
+    /// The bughouse partner is a person: requests and sits are told in
+    /// words ([`talk::words`], [`SitReason::words`]), not short codes.
+    pub(super) words: bool,
 }
 
 impl Listener for XboardOutput {
@@ -80,7 +84,11 @@ impl Listener for XboardOutput {
         }
     }
     fn tell_partner(&self, msg: PartnerMessage) {
-        send(&format!("tellics ptell {msg}"));
+        if self.words {
+            send(&format!("tellics ptell {}", talk::words(msg)));
+        } else {
+            send(&format!("tellics ptell {msg}"));
+        }
     }
     fn sitting(&self, reason: SitReason, budget: Duration) {
         // Lines starting with '#' are comments for xboard (shown in its debug log).
@@ -88,6 +96,9 @@ impl Listener for XboardOutput {
             "# sitting {reason} at most {} ms",
             budget.as_millis()
         ));
+        if let Some(words) = reason.words().filter(|_| self.words) {
+            send(&format!("tellics ptell {words}"));
+        }
     }
 }
 

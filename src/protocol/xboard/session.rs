@@ -34,11 +34,6 @@ pub struct Xboard {
     /// Analysis mode (`analyze` .. `exit`): an infinite search of the
     /// current position, restarted whenever the position changes.
     pub(super) analyzing: bool,
-    /// A partner tell we did not understand has been answered in this game:
-    /// later ones are not, so that two bots that answer what they do not
-    /// understand (Sjeng says "Sorry, but I don't understand that
-    /// command.") do not talk to each other for ever.
-    pub(super) answered_unknown_tell: bool,
     /// After `setboard` (and `undo` on a bughouse board) the pockets are
     /// whatever the next `holding` says (the engine's own account starts
     /// there).
@@ -61,7 +56,6 @@ impl Xboard {
             generation: 0,
             searching: false,
             analyzing: false,
-            answered_unknown_tell: false,
             pockets_unknown: false,
         }
     }
@@ -125,6 +119,7 @@ impl Xboard {
             post: self.post,
             done: Mutex::new(self.tx.clone()),
             generation: self.generation,
+            words: self.engine.partner_is_person(),
         };
         self.searching = true;
         self.engine.go(request, Arc::new(output));

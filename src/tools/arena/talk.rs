@@ -3,7 +3,8 @@
 //! in the requester's pocket and was dropped, `sit` requests, and how often
 //! engines held a move (for a piece on their own, or as the partner asked).
 
-use rukav::bughouse::partner::{PartnerMessage, REQUEST_MOVES};
+use rukav::bughouse::partner::REQUEST_MOVES;
+use rukav::bughouse::tell::{read, Reading};
 use rukav::bughouse::Game;
 use rukav::{Color, Move, MoveKind, PieceType};
 
@@ -68,24 +69,26 @@ impl TalkLog {
     pub fn said(&mut self, game: &Game, team: usize, board: usize, color: Color, text: &str) {
         let s = &mut self.stats[team];
         s.messages += 1;
-        match text.parse::<PartnerMessage>() {
-            Ok(PartnerMessage::Need(kind) | PartnerMessage::MustHave(kind)) => {
-                s.needs += 1;
-                self.open.retain(|n| {
-                    !(n.team == team && n.board == board && n.color == color && n.kind == kind)
-                });
-                self.open.push(OpenNeed {
-                    team,
-                    board,
-                    color,
-                    kind,
-                    moves_left: REQUEST_MOVES,
-                    pocket_seen: game.position(board).pocket(color, kind),
-                    arrived: false,
-                });
+        for reading in read(text) {
+            match reading {
+                Reading::Need(kind, _) => {
+                    s.needs += 1;
+                    self.open.retain(|n| {
+                        !(n.team == team && n.board == board && n.color == color && n.kind == kind)
+                    });
+                    self.open.push(OpenNeed {
+                        team,
+                        board,
+                        color,
+                        kind,
+                        moves_left: REQUEST_MOVES,
+                        pocket_seen: game.position(board).pocket(color, kind),
+                        arrived: false,
+                    });
+                }
+                Reading::Sit => s.sits_asked += 1,
+                _ => {}
             }
-            Ok(PartnerMessage::Sit) => s.sits_asked += 1,
-            _ => {}
         }
     }
 

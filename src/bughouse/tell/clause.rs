@@ -1,0 +1,662 @@
+//! The grammar of one clause of partner talk. Each `read_*` function
+//! returns `None` when its pattern does not apply; [`read_clause`] tries
+//! them in an order in which the more specific comes first (`never mind`
+//! before `never give`, `q mates me` before `q`). A clause no pattern
+//! covers is not understood (`None`).
+
+use super::reading::{Level, Reading};
+use super::words::{is_chat, is_filler, is_mate, is_negation, piece_list, pieces_of, uci_move};
+use crate::types::PieceType;
+
+type Readings = Option<Vec<Reading>>;
+
+/// Reads one clause (its words, in lower case, without punctuation);
+/// `question`: it ended with `?`.
+pub(super) fn read_clause(raw: &[String], question: bool) -> Readings {
+    let raw = merge_subject(raw);
+    let raw: Vec<&str> = raw.iter().map(String::as_str).collect();
+    if raw.is_empty() {
+        return Some(vec![Reading::Chat]);
+    }
+    // Telling how to talk ("tell me 'go' to move", "ask it 'help'") asks
+    // for nothing now.
+    if raw
+        .windows(2)
+        .any(|w| matches!(w[0], "tell" | "ptell" | "ask") && matches!(w[1], "me" | "it"))
+    {
+        return Some(vec![Reading::Chat]);
+    }
+    if is_small_talk(&raw) {
+        return Some(vec![Reading::Chat]);
+    }
+    // Leading thanks, greetings and the like are dropped ("ok go", "hi, sit").
+    let start = raw
+        .iter()
+        .position(|w| !(is_chat(w) && is_strong_chat(w)) || *w == "no")
+        .unwrap_or(raw.len());
+    let raw = &raw[start..];
+    if raw.first() == Some(&"if") {
+        return read_if(&raw[1..]);
+    }
+    // A subordinate part adds nothing to the request: "sit until i say go".
+    let end = raw
+        .iter()
+        .skip(1)
+        .position(|w| is_subordinate(w))
+        .map_or(raw.len(), |i| i + 1);
+    let raw = &raw[..end];
+    let subject = matches!(raw.first(), Some(&("i" | "im" | "ill" | "ive")));
+    let words: Vec<&str> = raw
+        .iter()
+        .skip(usize::from(subject))
+        .copied()
+        .filter(|w| !is_filler(w) && !matches!(*w, "forcedly" | "getting" | "being"))
+        .collect();
+    let found = read_words(&words, subject)?;
+    if question
+        && !found.iter().all(|r| {
+            matches!(
+                r,
+                Reading::Sit | Reading::Go | Reading::Fast | Reading::Slow | Reading::Help
+            )
+        })
+    {
+        // "need n?", "dead?": a question, not a request.
+        return None;
+    }
+    Some(found)
+}
+
+/// "i am", "i m" and "iam" as one word `im`; "i will" as `ill` (I'll).
+fn merge_subject(raw: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in raw {
+        let merged = match (out.last().map(String::as_str), w.as_str()) {
+            (Some("i"), "am" | "m") => Some("im"),
+            (Some("i"), "will") => Some("ill"),
+            (Some("i"), "would") => Some("i"),
+            _ => None,
+        };
+        match merged {
+            Some(m) => *out.last_mut().unwrap_or(&mut String::new()) = m.to_string(),
+            None if w == "iam" => out.push("im".to_string()),
+            // "i'd like" without its apostrophe.
+            None if w == "id" => out.push("i".to_string()),
+            None => out.push(w.clone()),
+        }
+    }
+    out
+}
+
+/// Chat words that say something on their own (`hi`, `gg`, `thanks`), as
+/// opposed to the words that only come with them (`good game`, `my bad`).
+fn is_strong_chat(w: &str) -> bool {
+    !matches!(
+        w,
+        "move"
+            | "mate"
+            | "checkmate"
+            | "have"
+            | "game"
+            | "bad"
+            | "for"
+            | "luck"
+            | "fun"
+            | "job"
+            | "shot"
+            | "try"
+            | "one"
+            | "my"
+            | "there"
+            | "all"
+            | "got"
+            | "see"
+            | "again"
+            | "you"
+            | "u"
+            | "i"
+            | "a"
+            | "too"
+            | "much"
+            | "very"
+            | "the"
+            | "partner"
+            | "pard"
+            | "will"
+            | "do"
+            | "on"
+    )
+}
+
+/// Talk that asks for nothing: chat words only (`gg`, `nice move`, `my
+/// bad`), or thanks for something (`thanks for the n`).
+fn is_small_talk(raw: &[&str]) -> bool {
+    let all_chat = raw.iter().all(|w| is_chat(w)) && raw.iter().any(|w| is_strong_chat(w));
+    let thanks = matches!(raw[0], "thanks" | "thank" | "thx" | "ty" | "tyvm")
+        && raw.get(1).is_none_or(|w| matches!(*w, "for" | "you" | "u"));
+    let greeting = matches!(raw[0], "gg" | "glhf" | "greetings" | "welcome")
+        || matches!(raw, ["my", "bad"] | ["well", "played"]);
+    all_chat || thanks || greeting
+}
+
+/// Words after which the rest of a clause is a subordinate part.
+fn is_subordinate(w: &str) -> bool {
+    matches!(
+        w,
+        "until"
+            | "till"
+            | "til"
+            | "unless"
+            | "if"
+            | "because"
+            | "cause"
+            | "cuz"
+            | "coz"
+            | "since"
+            | "while"
+            | "when"
+            | "before"
+            | "after"
+            | "as"
+            | "so"
+    )
+}
+
+/// The words of a clause without filler, read by the patterns in order;
+/// `subject`: they followed `i`, `im` (I'm) or `ill` (I'll), and say
+/// what the speaker does or is.
+fn read_words(c: &[&str], subject: bool) -> Readings {
+    c.first()?;
+    let one = |r: Reading| Some(vec![r]);
+    if let Some(r) = read_sign(c) {
+        return Some(r);
+    }
+    if let Some(r) = read_time_help_move(c) {
+        return Some(r);
+    }
+    if let Some(r) = read_cancel(c) {
+        return one(r);
+    }
+    if let Some(r) = read_unavailable(c) {
+        return one(r);
+    }
+    if subject {
+        return read_subject(c);
+    }
+    if c.iter().any(|w| is_negation(w)) {
+        return read_negated(c);
+    }
+    read_command(c)
+}
+
+/// Sjeng's signs: `+n` .. `+++n` (need, levels 1-3), `-q` .. `---q` (ban),
+/// `+nb` (several), `+d`/`+h` (diagonal and heavy pieces), `+trades` and
+/// `---trades`, `=` (back to normal: cancel).
+fn read_sign(c: &[&str]) -> Readings {
+    let first = c[0];
+    if first.chars().all(|ch| ch == '=') {
+        return (c.len() == 1).then(|| vec![Reading::Cancel]);
+    }
+    let sign = first.chars().next().filter(|s| matches!(s, '+' | '-'))?;
+    let signs = first.chars().take_while(|&ch| ch == sign).count();
+    let rest = &first[signs..];
+    let mut tail = c[1..].to_vec();
+    // "+ n", "-- q": the sign apart from its piece.
+    let rest = if rest.is_empty() && !tail.is_empty() {
+        tail.remove(0)
+    } else {
+        rest
+    };
+    if rest.starts_with("trad") || rest == "t" || (rest.is_empty() && signs > 1) {
+        return tail.is_empty().then(|| {
+            vec![if sign == '+' {
+                Reading::TradesGood
+            } else {
+                Reading::TradesBad
+            }]
+        });
+    }
+    let kinds = super::words::letters(rest, "pnbrqdh")
+        .or_else(|| super::words::piece_name(rest).map(|k| vec![k]))?;
+    let mate = mate_word(&tail);
+    if !tail
+        .iter()
+        .all(|w| is_mate(w) || matches!(*w, "me" | "for" | "with"))
+    {
+        return None;
+    }
+    if sign == '+' && mate == Some(true) {
+        return None;
+    }
+    let level = if mate.is_some() {
+        Level::Mates
+    } else {
+        Level::from_signs(signs)
+    };
+    Some(
+        kinds
+            .into_iter()
+            .map(|k| match (sign, mate) {
+                ('-', _) => Reading::Ban(k, level),
+                _ => Reading::Need(k, level),
+            })
+            .collect(),
+    )
+}
+
+/// `Some(true)` when the words have a word of mating followed by `me`
+/// (`mates me`: a piece that mates the speaker), `Some(false)` for a word
+/// of mating without it, `None` without one.
+fn mate_word(c: &[&str]) -> Option<bool> {
+    let i = c.iter().position(|w| is_mate(w))?;
+    Some(c.get(i + 1) == Some(&"me"))
+}
+
+/// `time 1234`, `otim 567`, `help`, `move e2e4`, `e2e4`, `drop n f7`.
+fn read_time_help_move(c: &[&str]) -> Readings {
+    let one = |r: Reading| Some(vec![r]);
+    match c {
+        ["time" | "otim", cs] => {
+            let cs: u64 = cs.parse().ok()?;
+            one(if c[0] == "time" {
+                Reading::Time(cs)
+            } else {
+                Reading::Otim(cs)
+            })
+        }
+        ["help" | "commands" | "?", ..] => one(Reading::Help),
+        ["move" | "play" | "moves", m] | [m] => uci_move(m).map(|m| vec![Reading::Move(m)]),
+        ["drop" | "put", piece, square] => {
+            uci_move(&format!("{piece}@{square}")).map(|m| vec![Reading::Move(m)])
+        }
+        _ => None,
+    }
+}
+
+/// `nvm`, `never mind`, `forget it`, `cancel`, `scratch that`, `no need`,
+/// `dont need n anymore`, `q doesnt mate me anymore`.
+fn read_cancel(c: &[&str]) -> Option<Reading> {
+    let cancel = match c {
+        ["nvm" | "nevermind" | "nm" | "cancel" | "clear" | "scratch" | "disregard", ..] => true,
+        ["never", "mind", ..] | ["forget" | "ignore", ..] => true,
+        ["no", "need" | "longer", ..] | ["not", "needed", ..] => true,
+        ["dont" | "no", "need" | "needed", rest @ ..] => rest
+            .iter()
+            .all(|w| pieces_of(w).is_some() || matches!(*w, "or" | "and")),
+        // "q doesnt mate me anymore": the ban (or the need) is over.
+        _ => {
+            piece_list(c, 0).is_some()
+                && c.iter().any(|w| is_negation(w))
+                && c.iter().any(|w| is_mate(w))
+        }
+    };
+    cancel.then_some(Reading::Cancel)
+}
+
+/// No piece is coming from the partner: `hard to get`, `cant get it`, `not
+/// possible`, `nothing is coming`, `sitting`, `frozen`.
+fn read_unavailable(c: &[&str]) -> Option<Reading> {
+    let has = |w: &str| c.contains(&w);
+    let coming = c.iter().any(|w| matches!(*w, "coming" | "come" | "comes"));
+    let negated = c.iter().any(|w| is_negation(w));
+    let unavailable = (c
+        .iter()
+        .any(|w| matches!(*w, "hard" | "tough" | "difficult"))
+        && c.iter().any(|w| matches!(*w, "get" | "take" | "win")))
+        || (has("cant") || has("cannot"))
+            && c.iter().all(|w| {
+                matches!(*w, "cant" | "cannot" | "get" | "take" | "win" | "find")
+                    || pieces_of(w).is_some()
+            })
+        || has("impossible")
+        || (has("not") && has("possible"))
+        || (has("no") && has("chance"))
+        || (coming && negated)
+        || matches!(c, ["sitting" | "frozen" | "sat"]);
+    unavailable.then_some(Reading::Unavailable)
+}
+
+/// What follows `i`, `im` (I'm), `ill` (I'll): the speaker's own state.
+fn read_subject(c: &[&str]) -> Readings {
+    let one = |r: Reading| Some(vec![r]);
+    let &verb = c.first()?;
+    let dead = |w: &str| {
+        matches!(
+            w,
+            "dead" | "mated" | "lost" | "toast" | "done" | "finished" | "gone" | "busted" | "dying"
+        )
+    };
+    match c {
+        ["not" | "no", "longer", w] | ["not", w] if dead(w) => one(Reading::Alive),
+        [w] if dead(w) => one(Reading::Dead),
+        [w, "mated"] if dead(w) || matches!(*w, "forced") => one(Reading::Dead),
+        ["ok" | "fine" | "safe" | "alive" | "back" | "good" | "better" | "alright" | "solid"
+        | "rock" | "x"] => one(Reading::Alive),
+        _ if matches!(
+            verb,
+            "sit" | "sitting" | "stall" | "stalling" | "wait" | "waiting" | "frozen" | "stuck"
+        ) || (verb == "have" && c.get(1) == Some(&"sit")) =>
+        {
+            one(Reading::Unavailable)
+        }
+        // What the speaker does or did: "i'm moving", "i dropped my queen".
+        _ if matches!(
+            verb,
+            "go" | "move"
+                | "moving"
+                | "play"
+                | "playing"
+                | "going"
+                | "understand"
+                | "see"
+                | "dropped"
+                | "lost"
+                | "gave"
+                | "hung"
+                | "blundered"
+                | "traded"
+                | "took"
+                | "won"
+                | "got"
+                | "have"
+                | "hope"
+                | "think"
+        ) && !(verb == "have" && c.len() == 1) =>
+        {
+            one(Reading::Chat)
+        }
+        // "i mate", "i have mate", "im mating": news, not a request,
+        // unless a piece comes with it ("i mate with n").
+        _ if c.iter().any(|w| is_mate(w)) && piece_list_in(c).is_none() => one(Reading::Chat),
+        _ if c.iter().any(|w| is_negation(w)) => read_negated(c),
+        _ => read_command(c),
+    }
+}
+
+/// The first piece list anywhere in the words.
+fn piece_list_in(c: &[&str]) -> Option<Vec<PieceType>> {
+    (0..c.len()).find_map(|i| piece_list(c, i).map(|(k, _)| k))
+}
+
+/// A clause that starts with `if`: `if he gets q im dead` (ban, level 3),
+/// `if i get n i mate` (need, level 3).
+fn read_if(raw: &[&str]) -> Readings {
+    let c: Vec<&str> = raw.iter().copied().filter(|w| !is_filler(w)).collect();
+    let kinds = piece_list_in(&c)?;
+    if c.iter().any(|w| is_negation(w)) {
+        return None;
+    }
+    let lost = c
+        .iter()
+        .any(|w| matches!(*w, "dead" | "mated" | "lose" | "lost" | "toast"))
+        || mate_word(&c) == Some(true);
+    let wins = mate_word(&c) == Some(false) || c.contains(&"win");
+    let make: fn(PieceType) -> Reading = match (lost, wins) {
+        (true, false) => |k| Reading::Ban(k, Level::Mates),
+        (false, true) => |k| Reading::Need(k, Level::Mates),
+        _ => return None,
+    };
+    Some(kinds.into_iter().map(make).collect())
+}
+
+/// Words that bans and requests begin with after a negation.
+fn is_giving(w: &str) -> bool {
+    matches!(
+        w,
+        "give"
+            | "giving"
+            | "trade"
+            | "trades"
+            | "trading"
+            | "lose"
+            | "losing"
+            | "sac"
+            | "sack"
+            | "sacrifice"
+            | "feed"
+            | "hang"
+            | "let"
+            | "allow"
+            | "get"
+            | "have"
+            | "take"
+            | "away"
+    )
+}
+
+/// A clause with a negation: only the patterns below are read; any other
+/// negated clause is not understood, so that it is never read with the
+/// opposite meaning.
+fn read_negated(c: &[&str]) -> Readings {
+    let one = |r: Reading| Some(vec![r]);
+    let neg = c[0];
+    let rest = &c[1..];
+    // "must not give q", "never give q": level 3; "avoid giving q": 1.
+    let (neg, rest) = match (neg, rest) {
+        ("must", [n, rest @ ..]) if is_negation(n) => ("never", rest),
+        _ => (neg, rest),
+    };
+    if !is_negation(neg) {
+        return match c {
+            // "q doesnt mate": read_cancel has taken the rest.
+            ["give", "nothing" | "none", ..] => one(Reading::TradesBad),
+            ["give", "no", "pieces" | "piece" | "material" | "stuff"] => one(Reading::TradesBad),
+            _ => None,
+        };
+    }
+    let level = match neg {
+        "never" => Level::Mates,
+        "avoid" => Level::Like,
+        _ => Level::Need,
+    };
+    let skip = rest.iter().take_while(|w| is_giving(w)).count();
+    let giving = skip > 0;
+    let after = &rest[skip..];
+    match (neg, after) {
+        ("dont" | "never" | "stop" | "no" | "not", ["move" | "moving" | "moves"]) if !giving => {
+            one(Reading::Sit)
+        }
+        (
+            "dont" | "stop" | "no",
+            ["sit" | "sitting" | "stall" | "stalling" | "wait" | "waiting"],
+        ) if !giving => one(Reading::Go),
+        ("stop" | "wait", []) if !giving => one(Reading::Sit),
+        ("dont", ["go"]) => one(Reading::Sit),
+        ("dont" | "no", ["hurry" | "rush"]) if !giving => one(Reading::Slow),
+        ("dont" | "didnt", ["understand" | "know" | "get", ..]) => one(Reading::Chat),
+        ("no", ["problem" | "worries" | "prob"]) => one(Reading::Chat),
+        ("not" | "no", ["dead"]) => one(Reading::Alive),
+        (
+            "dont" | "no" | "never" | "stop" | "avoid",
+            []
+            | ["anything" | "nothing" | "pieces" | "piece" | "stuff" | "material" | "trades" | "trade"
+            | "trading"],
+        ) if giving || matches!(after, ["trades" | "trade" | "trading"]) => one(Reading::TradesBad),
+        ("dont" | "no" | "never" | "not" | "avoid", _) if giving || neg == "no" || neg == "not" => {
+            let (kinds, end) = piece_list(after, 0)?;
+            if !after[end..].iter().all(|w| is_mate(w) || *w == "me") {
+                return None;
+            }
+            let level = if mate_word(&after[end..]) == Some(true) {
+                Level::Mates
+            } else {
+                level
+            };
+            Some(kinds.into_iter().map(|k| Reading::Ban(k, level)).collect())
+        }
+        _ => None,
+    }
+}
+
+/// A clause without a negation that starts with what is asked: `sit`,
+/// `go`, `fast`, `need n`, `n mates`, `trades good`, `keep q`, `dead`.
+fn read_command(c: &[&str]) -> Readings {
+    let one = |r: Reading| Some(vec![r]);
+    let first = c[0];
+    let rest = &c[1..];
+    let all = |words: &[&str], set: &[&str]| words.iter().all(|w| set.contains(w));
+    const FAST: [&str; 9] = [
+        "fast", "faster", "hurry", "quick", "quicker", "speed", "rush", "blitz", "up",
+    ];
+    match first {
+        "sit" | "s" | "wait" | "stall" | "freeze" | "stop" | "hold"
+            if piece_list_in(rest).is_none() || first == "sit" || first == "wait" =>
+        {
+            one(Reading::Sit)
+        }
+        "sitting" | "frozen" if rest.is_empty() => one(Reading::Unavailable),
+        "go" | "g" | "move" | "play" | "gogo" | "gogogo" | "goo" | "gooo" | "moving" => {
+            if rest.iter().any(|w| FAST.contains(w)) {
+                one(Reading::Fast)
+            } else if all(rest, &["go", "ahead", "on", "g", "move", "please"]) {
+                one(Reading::Go)
+            } else if all(rest, &["normal", "normally", "slow", "slower"]) {
+                one(Reading::Slow)
+            } else {
+                let rest = match rest {
+                    ["for" | "get", more @ ..] => more,
+                    more => more,
+                };
+                needs(rest, Level::Need)
+            }
+        }
+        _ if first != "up" && FAST.contains(&first) && all(rest, &FAST) => one(Reading::Fast),
+        "slow" | "slower" | "normal" | "normally" if all(rest, &["down", "speed", "play"]) => {
+            one(Reading::Slow)
+        }
+        "take" if rest.first() == Some(&"time") => one(Reading::Slow),
+        "dead" | "mated" | "toast" if rest.is_empty() => one(Reading::Dead),
+        "alive" | "x" | "safe" if rest.is_empty() => one(Reading::Alive),
+        "trade" | "trades" | "trading" | "+trades" => {
+            let bad = [
+                "bad", "suck", "sucks", "hurt", "hurts", "terrible", "awful", "me", "for",
+            ];
+            let good = [
+                "good",
+                "ok",
+                "fine",
+                "freely",
+                "all",
+                "everything",
+                "anything",
+                "great",
+                "welcome",
+                "free",
+                "away",
+                "more",
+                "nice",
+                "material",
+                "pieces",
+                "stuff",
+            ];
+            if !rest.is_empty() && all(rest, &bad) {
+                one(Reading::TradesBad)
+            } else if all(rest, &good) {
+                one(Reading::TradesGood)
+            } else {
+                None
+            }
+        }
+        "keep" if matches!(rest, ["trading" | "trade" | "trades"]) => one(Reading::TradesGood),
+        "keep" | "save" | "protect" | "guard" => bans(rest, Level::Need),
+        "careful" if rest.first() == Some(&"with") => bans(&rest[1..], Level::Like),
+        "need" | "needs" | "needed" | "want" | "wanna" | "neeed" | "ned" | "nd" | "gimme"
+        | "get" | "capture" | "kill" | "grab" | "steal" | "hunt" | "must" | "take" | "with" => {
+            let rest = match rest {
+                ["have" | "get" | "me", more @ ..] => more,
+                more => more,
+            };
+            let level = if first == "must" {
+                Level::Mates
+            } else {
+                Level::Need
+            };
+            needs(rest, level)
+        }
+        "give" if rest.first() == Some(&"me") => needs(&rest[1..], Level::Need),
+        "like" | "prefer" | "use" => needs(rest, Level::Like),
+        "have" if all(rest, &["mate", "checkmate", "mating"]) => one(Reading::Chat),
+        // "free queen": news of a piece won.
+        "free" if piece_list(rest, 0).is_some_and(|(_, end)| end == rest.len()) => {
+            one(Reading::Chat)
+        }
+        _ if is_mate(first) || first == "mate" => match rest {
+            [] | ["in", ..] => one(Reading::Chat),
+            ["with", ..] => needs(&rest[1..], Level::Mates),
+            _ => None,
+        },
+        _ => piece_first(c),
+    }
+}
+
+/// Needs for the pieces at the start of `c`, at `level` unless the words
+/// after them say more (`need n to mate`: 3; `n would be nice`: 1).
+fn needs(c: &[&str], level: Level) -> Readings {
+    let (kinds, end) = piece_list(c, 0)?;
+    let tail = &c[end..];
+    let level = match mate_word(tail) {
+        Some(true) => return None,
+        Some(false) => Level::Mates,
+        None if tail.iter().any(|w| is_liking(w)) => Level::Like,
+        None => level,
+    };
+    if !tail.iter().all(|w| {
+        is_mate(w)
+            || is_liking(w)
+            || matches!(*w, "for" | "with" | "first" | "back" | "soon" | "me")
+    }) {
+        return None;
+    }
+    Some(kinds.into_iter().map(|k| Reading::Need(k, level)).collect())
+}
+
+/// Bans of the pieces at the start of `c`, at `level`.
+fn bans(c: &[&str], level: Level) -> Readings {
+    let (kinds, end) = piece_list(c, 0)?;
+    c[end..]
+        .is_empty()
+        .then(|| kinds.into_iter().map(|k| Reading::Ban(k, level)).collect())
+}
+
+/// Words that make a request the mildest one (level 1).
+fn is_liking(w: &str) -> bool {
+    matches!(
+        w,
+        "nice"
+            | "good"
+            | "helps"
+            | "help"
+            | "useful"
+            | "helpful"
+            | "like"
+            | "maybe"
+            | "possible"
+            | "great"
+            | "cool"
+    )
+}
+
+/// A clause that starts with pieces: alone a need (`n`, `knight or bishop`);
+/// `n mates` a need of level 3, `q mates me` a ban of level 3, `n would be
+/// nice` a need of level 1, `q kills me` a ban, `n coming` news.
+fn piece_first(c: &[&str]) -> Readings {
+    let (kinds, end) = piece_list(c, 0)?;
+    let tail = &c[end..];
+    let all = |make: fn(PieceType) -> Reading| Some(kinds.iter().map(|&k| make(k)).collect());
+    match tail {
+        [] | ["needed" | "need" | "wanted" | "please" | "asap"] => {
+            all(|k| Reading::Need(k, Level::Need))
+        }
+        ["coming" | "comes" | "incoming"] | ["on", "way"] | ["way"] => Some(vec![Reading::Chat]),
+        ["kills" | "kill", "me"] => all(|k| Reading::Ban(k, Level::Mates)),
+        ["hurts" | "bad" | "dangerous", "me"] | ["dangerous"] => {
+            all(|k| Reading::Ban(k, Level::Need))
+        }
+        _ => match mate_word(tail) {
+            Some(true) => all(|k| Reading::Ban(k, Level::Mates)),
+            Some(false) if !tail.contains(&"me") => all(|k| Reading::Need(k, Level::Mates)),
+            Some(false) => None,
+            None => needs(c, Level::Need),
+        },
+    }
+}

@@ -1,0 +1,311 @@
+//! Reading partner tells as bughouse players write them: `I need a
+//! knight!!`, `+nb`, `no q`, `q mates me`, `nvm`, `i'm dead`, `sitting`,
+//! `move e2e4`, as well as the short codes of the bots (Sjeng's
+//! `+++n`/`---trades`, Fairy-Stockfish's `sit`/`go`/`time 1234`).
+//!
+//! [`read`] turns one tell into a list of [`Reading`]s (a tell may carry
+//! several: `sit, need n`). It works on words, not on a list of whole
+//! sentences: the text is lowered, split into clauses at punctuation and
+//! at `and`/`but` (unless a piece follows: `need n and b`), a clause is
+//! cut at a subordinate word (`sit until i say go` is `sit`), filler words
+//! are dropped (`i`, `a`, `him`, `please`, `really`), and what is left is
+//! matched against a small grammar of bughouse talk ([`clause`]). A clause
+//! the grammar does not cover is [`Reading::Unknown`]; a negation the
+//! grammar does not know makes the clause unknown too, so that a tell is
+//! never read with the opposite meaning.
+//!
+//! The readings print as the vocabulary of `rukav ptell` and
+//! uci-protocol.md: `sit`, `go`, `fast`, `slow`, `need P L`, `ban P L`,
+//! `trades good`, `trades bad`, `cancel`, `alive`, `dead`, `unavailable`,
+//! `move M`, `time CS`, `otim CS`, `chat`, `help`, `unknown`.
+
+mod clause;
+mod reading;
+mod words;
+
+pub use self::reading::{Level, Reading};
+
+/// The longest tell read (characters); the rest of a longer one is ignored.
+pub const MAX_TELL_CHARS: usize = 400;
+
+/// Reads one tell. The list is never empty: what asks for nothing is
+/// `[Chat]`; each clause that is not understood adds one `Unknown` (after
+/// the readings that were understood); `Chat` appears only when nothing
+/// else was read. Readings are not repeated.
+pub fn read(text: &str) -> Vec<Reading> {
+    let text = normalise(text);
+    if !text.is_empty() && text.chars().all(|c| c == '?' || c.is_whitespace()) {
+        return vec![Reading::Help];
+    }
+    let mut found = Vec::new();
+    let mut chat = false;
+    let mut unknown = false;
+    for (clause, question) in clauses(&text) {
+        for part in split_joined(&clause) {
+            // "dont give q, it mates me": the clause before is level 3.
+            if let Some(me) = mates_clause(&part) {
+                if raise(&mut found, me) {
+                    continue;
+                }
+            }
+            match clause::read_clause(&part, question) {
+                Some(readings) => {
+                    for r in readings {
+                        match r {
+                            Reading::Chat => chat = true,
+                            Reading::Unknown => unknown = true,
+                            r if !found.contains(&r) => found.push(r),
+                            _ => {}
+                        }
+                    }
+                }
+                None => unknown = true,
+            }
+        }
+    }
+    if found.is_empty() && (chat || !unknown) {
+        found.push(Reading::Chat);
+    }
+    if unknown {
+        found.push(Reading::Unknown);
+    }
+    found
+}
+
+/// `Some(true)` for a clause that only says "it mates me", `Some(false)`
+/// for "it mates": news about the piece of the clause before.
+fn mates_clause(words: &[String]) -> Option<bool> {
+    let mut mate = false;
+    let mut me = false;
+    for w in words {
+        match w.as_str() {
+            w if words::is_mate(w) => mate = true,
+            "me" => me = true,
+            "it" | "that" | "this" | "he" | "they" | "will" | "would" | "can" | "could"
+            | "then" => {}
+            _ => return None,
+        }
+    }
+    mate.then_some(me)
+}
+
+/// Raises the needs (`me` false) or bans (`me` true) read last in `found`
+/// to level 3; false when there were none.
+fn raise(found: &mut [Reading], me: bool) -> bool {
+    let mut raised = false;
+    for r in found.iter_mut().rev() {
+        match r {
+            Reading::Ban(_, level) if me => *level = Level::Mates,
+            Reading::Need(_, level) if !me => *level = Level::Mates,
+            _ => break,
+        }
+        raised = true;
+    }
+    raised
+}
+
+/// The tell in lower case, with typographic apostrophes made plain, the
+/// preset buttons of pychess (`!bug!noq`) written out, and whatever stands
+/// in brackets (an explanation: `go (I am ok)`) left out.
+fn normalise(text: &str) -> String {
+    let lower: String = text
+        .chars()
+        .take(MAX_TELL_CHARS)
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            '\u{2018}' | '\u{2019}' | '`' | '\u{b4}' => '\'',
+            c => c,
+        })
+        .collect();
+    let lower = match lower.trim().strip_prefix("!bug!") {
+        Some(button) => pychess_button(button),
+        None => lower,
+    };
+    let mut out = String::with_capacity(lower.len());
+    let mut depth = 0usize;
+    for c in lower.chars() {
+        match c {
+            // A bracket ends the clause before it and the one it holds.
+            '(' | '[' | '{' => {
+                if depth == 0 {
+                    out.push(',');
+                }
+                depth += 1;
+            }
+            ')' | ']' | '}' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push(',');
+                }
+            }
+            _ if depth > 0 => {}
+            c => out.push(c),
+        }
+    }
+    out.trim().to_string()
+}
+
+/// The words of a pychess-variants partner button (`!bug!n`, `!bug!noq`,
+/// `!bug!notrade`, `!bug!mb`; client/bug/chat.bug.ts).
+fn pychess_button(button: &str) -> String {
+    let b = button.trim();
+    match b {
+        "notrade" => "no trades".to_string(),
+        "trade" => "trades good".to_string(),
+        "mb" => "my bad".to_string(),
+        "mate" => "i have mate".to_string(),
+        _ => match b.strip_prefix("no") {
+            Some(piece) if piece.len() == 1 && "pnbrq".contains(piece) => format!("no {piece}"),
+            _ => b.to_string(),
+        },
+    }
+}
+
+/// The clauses of a normalised tell, each as its words, and whether it
+/// ended with a question mark. Clauses end at `, . ; : ! ?`; quotes and
+/// addresses (`http://...`) are dropped, apostrophes too (`don't` is `dont`), `/` and `&` between pieces
+/// are `or`, a hyphen between squares joins them (`e2-e4`), and a lone
+/// dash ends a clause.
+fn clauses(text: &str) -> Vec<(Vec<String>, bool)> {
+    let text: String = text
+        .split_whitespace()
+        .filter(|w| !w.contains("http") && !w.contains("www."))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut out = Vec::new();
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let end_word = |word: &mut String, words: &mut Vec<String>| {
+        let w = std::mem::take(word);
+        let w = words::join_squares(&w);
+        if !w.is_empty() {
+            words.push(w);
+        }
+    };
+    let end_clause =
+        |words: &mut Vec<String>, out: &mut Vec<(Vec<String>, bool)>, question: bool| {
+            let ws = std::mem::take(words);
+            // A lone dash ("sit - i mate") ends a clause too.
+            let mut part = Vec::new();
+            let alone = ws.len() == 1;
+            for w in ws {
+                if w.chars().all(|c| c == '-') && !alone {
+                    if !part.is_empty() {
+                        out.push((std::mem::take(&mut part), false));
+                    }
+                } else {
+                    part.push(w);
+                }
+            }
+            if !part.is_empty() {
+                out.push((part, question));
+            }
+        };
+    for c in text.chars() {
+        match c {
+            '\'' | '"' => {}
+            c if c.is_alphanumeric() || matches!(c, '+' | '-' | '@' | '=' | '#') => word.push(c),
+            '/' | '&' => {
+                end_word(&mut word, &mut words);
+                words.push("or".to_string());
+            }
+            ',' | '.' | ';' | ':' | '!' | '?' => {
+                end_word(&mut word, &mut words);
+                end_clause(&mut words, &mut out, c == '?');
+            }
+            _ => end_word(&mut word, &mut words),
+        }
+    }
+    end_word(&mut word, &mut words);
+    end_clause(&mut words, &mut out, false);
+    out
+}
+
+/// A clause split at `and`, `but`, `then`, `also`, `plus` where they join
+/// two requests (`sit and need n`), not two pieces (`need n and b`).
+fn split_joined(words: &[String]) -> Vec<Vec<String>> {
+    let mut parts = vec![Vec::new()];
+    for (i, w) in words.iter().enumerate() {
+        let joiner = matches!(w.as_str(), "and" | "but" | "then" | "also" | "plus");
+        let piece_follows = words
+            .get(i + 1)
+            .is_some_and(|next| words::pieces_of(next).is_some());
+        if joiner && !piece_follows {
+            parts.push(Vec::new());
+        } else if let Some(last) = parts.last_mut() {
+            last.push(w.clone());
+        }
+    }
+    parts.retain(|p| !p.is_empty());
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::PieceType::*;
+    use Reading as R;
+
+    fn shown(text: &str) -> Vec<String> {
+        read(text).iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn clauses_split_at_punctuation_and_joiners_not_between_pieces() {
+        assert_eq!(
+            read("sit, need n"),
+            vec![R::Sit, R::Need(Knight, Level::Need)]
+        );
+        assert_eq!(
+            read("need n and b"),
+            vec![R::Need(Knight, Level::Need), R::Need(Bishop, Level::Need)]
+        );
+        assert_eq!(read("sit and wait"), vec![R::Sit]);
+        assert_eq!(read("go (I am ok)"), vec![R::Go]);
+        assert_eq!(read("e2-e4"), vec![R::Move("e2e4".to_string())]);
+    }
+
+    #[test]
+    fn the_vocabulary_prints_as_documented() {
+        assert_eq!(shown("+++n"), ["need n 3"]);
+        assert_eq!(shown("--q"), ["ban q 2"]);
+        assert_eq!(shown("time 1234"), ["time 1234"]);
+        assert_eq!(shown("otim 99"), ["otim 99"]);
+        assert_eq!(shown("move n@f7"), ["move N@f7"]);
+        assert_eq!(shown("gg"), ["chat"]);
+        assert_eq!(shown("?"), ["help"]);
+        assert_eq!(shown("blorp"), ["unknown"]);
+        assert_eq!(shown(""), ["chat"]);
+        assert_eq!(shown("hi, blorp"), ["chat", "unknown"]);
+        assert_eq!(shown("sit, blorp"), ["sit", "unknown"]);
+    }
+
+    /// Untrusted text of any shape reads without a panic, and a long tell
+    /// is read only up to its limit.
+    #[test]
+    fn any_text_reads_without_panic() {
+        for text in [
+            "((((",
+            "))))",
+            "!bug!",
+            "!bug!no",
+            "+",
+            "---",
+            "@@",
+            "time 99999999999999999999999",
+            "\u{0}\u{7f}",
+            "ß ẞ İ",
+            "-",
+            "- - -",
+            "n@",
+            "@f7",
+            "+++++++++++n",
+            "e2-",
+            "a/b/c",
+        ] {
+            assert!(!read(text).is_empty(), "{text:?}");
+        }
+        let long = "need n ".repeat(1000);
+        assert!(!read(&long).is_empty());
+    }
+}

@@ -1,0 +1,332 @@
+//! The words of partner talk: pieces, moves, filler and chat.
+
+use crate::types::PieceType;
+
+/// A piece named by a word: a letter or a name, singular or plural
+/// (`n`, `knight`, `knights`, `horse`).
+pub fn piece_name(w: &str) -> Option<PieceType> {
+    Some(match w {
+        "p" | "pawn" | "pawns" | "pawnie" | "pawnies" => PieceType::Pawn,
+        "n" | "knight" | "knights" | "horse" | "horses" | "horsey" | "horsie" | "horsies"
+        | "nite" | "nites" | "night" | "kn" | "kt" | "knite" => PieceType::Knight,
+        "b" | "bishop" | "bishops" | "bish" | "bishes" => PieceType::Bishop,
+        "r" | "rook" | "rooks" => PieceType::Rook,
+        "q" | "queen" | "queens" | "queenie" => PieceType::Queen,
+        _ => return None,
+    })
+}
+
+/// The pieces a word names: a name (`knight`), or two to five different
+/// piece letters run together (`nb`, `rq`), as `+nb` writes them.
+pub fn pieces_of(w: &str) -> Option<Vec<PieceType>> {
+    if let Some(k) = piece_name(w) {
+        return Some(vec![k]);
+    }
+    letters(w, "pnbrq")
+}
+
+/// Piece letters run together (1 to 5, each once) from `allowed`, with
+/// Sjeng's `d` (the diagonal pieces: p, b, q) and `h` (the heavy ones:
+/// r, q) where `allowed` has them.
+pub fn letters(w: &str, allowed: &str) -> Option<Vec<PieceType>> {
+    let chars: Vec<char> = w.chars().collect();
+    if !(1..=5).contains(&chars.len()) || !chars.iter().all(|c| allowed.contains(*c)) {
+        return None;
+    }
+    if chars
+        .iter()
+        .enumerate()
+        .any(|(i, c)| chars[i + 1..].contains(c))
+    {
+        return None;
+    }
+    let mut out = Vec::new();
+    for c in chars {
+        let kinds = match c {
+            'd' => vec![PieceType::Pawn, PieceType::Bishop, PieceType::Queen],
+            'h' => vec![PieceType::Rook, PieceType::Queen],
+            c => match PieceType::from_char(c) {
+                Some(PieceType::King) | None => return None,
+                Some(k) => vec![k],
+            },
+        };
+        for k in kinds {
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// A list of pieces from `words[i]` on: pieces joined by `or`, `and`,
+/// `n/b`; returns them and the index after the list.
+pub fn piece_list(words: &[&str], mut i: usize) -> Option<(Vec<PieceType>, usize)> {
+    let mut out: Vec<PieceType> = pieces_of(words.get(i)?)?;
+    i += 1;
+    while let (Some(&join), Some(next)) = (words.get(i), words.get(i + 1)) {
+        let Some(more) = pieces_of(next).filter(|_| matches!(join, "or" | "and")) else {
+            break;
+        };
+        for k in more {
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        }
+        i += 2;
+    }
+    Some((out, i))
+}
+
+/// A square joined to the next by a hyphen (`e2-e4`) as one word (`e2e4`).
+pub fn join_squares(w: &str) -> String {
+    let b = w.as_bytes();
+    if b.len() == 5 && b[2] == b'-' && is_square(&w[0..2]) && is_square(&w[3..5]) {
+        format!("{}{}", &w[0..2], &w[3..5])
+    } else {
+        w.to_string()
+    }
+}
+
+fn is_square(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1])
+}
+
+/// A move in coordinate notation, as UCI writes it: `e2e4`, `e7e8q`,
+/// `N@f7` (a drop: the piece letter in upper case). Algebraic notation
+/// (`Nf3`) needs the position to be read and is not a move here.
+pub fn uci_move(w: &str) -> Option<String> {
+    if let Some((piece, to)) = w.split_once('@') {
+        let k = piece_name(piece).filter(|_| piece.len() == 1)?;
+        return is_square(to).then(|| format!("{}@{to}", k.char().to_ascii_uppercase()));
+    }
+    let ok = w.is_ascii()
+        && match w.len() {
+            4 => is_square(&w[0..2]) && is_square(&w[2..4]) && w[0..2] != w[2..4],
+            5 => {
+                is_square(&w[0..2])
+                    && is_square(&w[2..4])
+                    && matches!(&w[4..5], "q" | "r" | "b" | "n" | "k")
+            }
+            _ => false,
+        };
+    ok.then(|| w.to_string())
+}
+
+/// Words that carry no meaning of their own in a tell.
+pub fn is_filler(w: &str) -> bool {
+    matches!(
+        w,
+        "i" | "a"
+            | "an"
+            | "the"
+            | "him"
+            | "her"
+            | "them"
+            | "he"
+            | "she"
+            | "they"
+            | "it"
+            | "its"
+            | "this"
+            | "that"
+            | "please"
+            | "pls"
+            | "plz"
+            | "plox"
+            | "just"
+            | "really"
+            | "very"
+            | "so"
+            | "too"
+            | "badly"
+            | "urgently"
+            | "urgent"
+            | "asap"
+            | "desperately"
+            | "now"
+            | "some"
+            | "one"
+            | "another"
+            | "more"
+            | "you"
+            | "u"
+            | "ya"
+            | "can"
+            | "could"
+            | "would"
+            | "will"
+            | "to"
+            | "of"
+            | "on"
+            | "at"
+            | "be"
+            | "is"
+            | "are"
+            | "am"
+            | "was"
+            | "my"
+            | "your"
+            | "ur"
+            | "his"
+            | "hey"
+            | "yo"
+            | "dude"
+            | "bro"
+            | "man"
+            | "partner"
+            | "pard"
+            | "partna"
+            | "buddy"
+            | "pal"
+            | "quickly"
+            | "right"
+            | "still"
+            | "any"
+            | "anymore"
+            | "again"
+            | "we"
+            | "us"
+            | "do"
+            | "let"
+            | "lets"
+            | "opp"
+            | "opponent"
+            | "oh"
+            | "here"
+            | "well"
+            | "mean"
+            | "think"
+    )
+}
+
+/// Words that ask for nothing: a clause of them alone is chat.
+pub fn is_chat(w: &str) -> bool {
+    matches!(
+        w,
+        "hi" | "hello"
+            | "hey"
+            | "hiya"
+            | "howdy"
+            | "greetings"
+            | "welcome"
+            | "gg"
+            | "gl"
+            | "hf"
+            | "glhf"
+            | "thanks"
+            | "thank"
+            | "thx"
+            | "ty"
+            | "tyvm"
+            | "ok"
+            | "okay"
+            | "k"
+            | "kk"
+            | "np"
+            | "lol"
+            | "haha"
+            | "hehe"
+            | "nice"
+            | "wow"
+            | "sorry"
+            | "sry"
+            | "mb"
+            | "oops"
+            | "yes"
+            | "yeah"
+            | "yep"
+            | "yup"
+            | "y"
+            | "no"
+            | "nope"
+            | "maybe"
+            | "ooops"
+            | "nah"
+            | "wp"
+            | "cool"
+            | "great"
+            | "good"
+            | "sure"
+            | "hmm"
+            | "damn"
+            | "ugh"
+            | "argh"
+            | "omg"
+            | "bye"
+            | "cya"
+            | "roger"
+            | "noted"
+            | "understood"
+            | "lucky"
+            | "bad"
+            | "luck"
+            | "fun"
+            | "game"
+            | "move"
+            | "job"
+            | "shot"
+            | "try"
+            | "played"
+            | "one"
+            | "well"
+            | "my"
+            | "have"
+            | "mate"
+            | "checkmate"
+            | "there"
+            | "all"
+            | "got"
+            | "see"
+            | "again"
+            | "you"
+            | "u"
+            | "i"
+            | "a"
+            | "too"
+            | "much"
+            | "very"
+            | "for"
+            | "the"
+            | "partner"
+            | "pard"
+            | "will"
+            | "do"
+            | "on"
+    )
+}
+
+/// Words of mating: `mate`, `mates`, `mating`, `checkmate`, `#` (not
+/// `mated`: the speaker is).
+pub fn is_mate(w: &str) -> bool {
+    matches!(
+        w,
+        "mate" | "mates" | "mating" | "checkmate" | "checkmates" | "#" | "matein"
+    )
+}
+
+/// Words of negation.
+pub fn is_negation(w: &str) -> bool {
+    matches!(
+        w,
+        "dont"
+            | "not"
+            | "no"
+            | "never"
+            | "doesnt"
+            | "cant"
+            | "cannot"
+            | "wont"
+            | "isnt"
+            | "arent"
+            | "didnt"
+            | "shouldnt"
+            | "wouldnt"
+            | "nothing"
+            | "none"
+            | "stop"
+            | "avoid"
+            | "nor"
+    )
+}
