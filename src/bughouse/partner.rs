@@ -102,6 +102,16 @@ pub struct PartnerState {
 }
 
 impl PartnerState {
+    /// Can the partner afford to sit? Not when he told us that he is
+    /// behind his opponent on the clock (`time` below `otim`); yes when
+    /// he is level or ahead, or has not said.
+    pub fn may_sit(&self) -> bool {
+        match (self.partner_time_cs, self.partner_opponent_time_cs) {
+            (Some(own), Some(theirs)) => own >= theirs,
+            _ => true,
+        }
+    }
+
     /// Applies one reading of the partner's tell.
     pub fn apply(&mut self, reading: &Reading) {
         match *reading {

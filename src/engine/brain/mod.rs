@@ -210,17 +210,21 @@ impl Default for Bughouse {
 /// opponent captures nothing that would reach our opponent's pocket (a
 /// piece to drop in the way breaks the mate) and cannot press on with his
 /// own attack meanwhile; the first search after it that finds no mate
-/// says `go`.
+/// says `go`. A partner who is behind on his own clock (the diagonal: his
+/// `time` against his `otim`, where he told them) is never asked to sit:
+/// his flag would fall first.
 #[derive(Clone, Debug)]
 pub struct FreezeSit {
     told: Arc<AtomicBool>,
+    /// The partner can afford to sit (not known to be behind on his clock).
+    partner_may_sit: bool,
 }
 
 impl FreezeSit {
     /// The message to send after a search whose score (side to move's
     /// view) is `score`, if any.
     pub fn after_search(&self, score: i32) -> Option<PartnerMessage> {
-        let mating = score >= MATE_BOUND;
+        let mating = score >= MATE_BOUND && self.partner_may_sit;
         if mating == self.told.swap(mating, Ordering::Relaxed) {
             return None;
         }
@@ -273,6 +277,7 @@ impl Bughouse {
     pub fn freeze_sit(&self) -> Option<FreezeSit> {
         self.messages.then(|| FreezeSit {
             told: self.told_sit.clone(),
+            partner_may_sit: self.partner.may_sit(),
         })
     }
 
@@ -881,6 +886,23 @@ mod tests {
         );
         b.messages = false;
         assert!(b.freeze_sit().is_none());
+    }
+
+    /// A partner who said he is behind on his clock is not asked to sit
+    /// (his flag would fall first); level or ahead, he is.
+    #[test]
+    fn a_partner_behind_on_his_clock_is_not_asked_to_sit() {
+        let mut b = Bughouse::default();
+        b.hear(&Reading::Time(3_000));
+        b.hear(&Reading::Otim(5_000));
+        let freeze = b.freeze_sit().expect("messages are on");
+        assert_eq!(freeze.after_search(MATE_BOUND + 9), None);
+        b.hear(&Reading::Otim(3_000));
+        let freeze = b.freeze_sit().expect("messages are on");
+        assert_eq!(
+            freeze.after_search(MATE_BOUND + 9),
+            Some(PartnerMessage::Sit)
+        );
     }
 
     #[test]
