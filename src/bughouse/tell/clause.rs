@@ -5,7 +5,9 @@
 //! covers is not understood (`None`).
 
 use super::reading::{Level, Reading};
-use super::words::{is_chat, is_filler, is_mate, is_negation, piece_list, pieces_of, uci_move};
+use super::words::{
+    is_chat, is_filler, is_mate, is_negation, is_strong_chat, piece_list, pieces_of, uci_move,
+};
 use crate::types::PieceType;
 
 type Readings = Option<Vec<Reading>>;
@@ -32,7 +34,7 @@ pub(super) fn read_clause(raw: &[String], question: bool) -> Readings {
     // Leading thanks, greetings and the like are dropped ("ok go", "hi, sit").
     let start = raw
         .iter()
-        .position(|w| !(is_chat(w) && is_strong_chat(w)) || *w == "no")
+        .position(|w| !is_strong_chat(w) || *w == "no")
         .unwrap_or(raw.len());
     let raw = &raw[start..];
     if raw.first() == Some(&"if") {
@@ -86,46 +88,6 @@ fn merge_subject(raw: &[String]) -> Vec<String> {
         }
     }
     out
-}
-
-/// Chat words that say something on their own (`hi`, `gg`, `thanks`), as
-/// opposed to the words that only come with them (`good game`, `my bad`).
-fn is_strong_chat(w: &str) -> bool {
-    !matches!(
-        w,
-        "move"
-            | "mate"
-            | "checkmate"
-            | "have"
-            | "game"
-            | "bad"
-            | "for"
-            | "luck"
-            | "fun"
-            | "job"
-            | "shot"
-            | "try"
-            | "one"
-            | "my"
-            | "there"
-            | "all"
-            | "got"
-            | "see"
-            | "again"
-            | "you"
-            | "u"
-            | "i"
-            | "a"
-            | "too"
-            | "much"
-            | "very"
-            | "the"
-            | "partner"
-            | "pard"
-            | "will"
-            | "do"
-            | "on"
-    )
 }
 
 /// Talk that asks for nothing: chat words only (`gg`, `nice move`, `my

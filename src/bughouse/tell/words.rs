@@ -203,6 +203,11 @@ pub fn is_filler(w: &str) -> bool {
 
 /// Words that ask for nothing: a clause of them alone is chat.
 pub fn is_chat(w: &str) -> bool {
+    is_strong_chat(w) || is_chat_companion(w)
+}
+
+/// Chat words that say something on their own (`hi`, `gg`, `thanks`).
+pub fn is_strong_chat(w: &str) -> bool {
     matches!(
         w,
         "hi" | "hello"
@@ -260,21 +265,30 @@ pub fn is_chat(w: &str) -> bool {
             | "noted"
             | "understood"
             | "lucky"
+            | "played"
+            | "well"
+    )
+}
+
+/// Words that are chat only beside a word of [`is_strong_chat`] (`good
+/// game`, `my bad`, `nice move`).
+pub fn is_chat_companion(w: &str) -> bool {
+    matches!(
+        w,
+        "move"
+            | "mate"
+            | "checkmate"
+            | "have"
+            | "game"
             | "bad"
+            | "for"
             | "luck"
             | "fun"
-            | "game"
-            | "move"
             | "job"
             | "shot"
             | "try"
-            | "played"
             | "one"
-            | "well"
             | "my"
-            | "have"
-            | "mate"
-            | "checkmate"
             | "there"
             | "all"
             | "got"
@@ -287,7 +301,6 @@ pub fn is_chat(w: &str) -> bool {
             | "too"
             | "much"
             | "very"
-            | "for"
             | "the"
             | "partner"
             | "pard"
