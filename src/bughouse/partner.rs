@@ -74,7 +74,8 @@ impl fmt::Display for PartnerMessage {
 /// The answer to [`Reading::Help`]: how to talk to the engine, in one line.
 pub const HELP: &str = "I understand: sit, go, fast, slow, need n / +n / n (++n, n mates: more), \
     no q / -q / dont give q (--q, q mates me: more), trades good, trades bad, nvm, dead, x, \
-    sitting / hard to get (no piece comes), time <cs>, otim <cs>; pieces p n b r q";
+    sitting / hard to get (no piece comes), up / down (your clock against your opponent's), \
+    move e2e4 (I play it), time <cs>, otim <cs>; pieces p n b r q";
 
 /// What the partner has asked for and said about his board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -95,6 +96,10 @@ pub struct PartnerState {
     pub partner_time_cs: Option<u64>,
     /// His opponent's clock (`otim <cs>`).
     pub partner_opponent_time_cs: Option<u64>,
+    /// Whether he is ahead of his opponent on the clock, as he said it in
+    /// words (`up`, `i'm down 10`); his latest word on his clock wins over
+    /// `time`/`otim` told before, and the other way round.
+    pub partner_ahead: Option<bool>,
     /// Moves left for each `need` (see [`REQUEST_MOVES`]).
     pub need_left: [u8; 5],
     /// Moves left for `unavailable`.
@@ -103,9 +108,12 @@ pub struct PartnerState {
 
 impl PartnerState {
     /// Can the partner afford to sit? Not when he told us that he is
-    /// behind his opponent on the clock (`time` below `otim`); yes when
-    /// he is level or ahead, or has not said.
+    /// behind his opponent on the clock (`down`, or `time` below `otim`);
+    /// yes when he is level or ahead, or has not said.
     pub fn may_sit(&self) -> bool {
+        if let Some(ahead) = self.partner_ahead {
+            return ahead;
+        }
         match (self.partner_time_cs, self.partner_opponent_time_cs) {
             (Some(own), Some(theirs)) => own >= theirs,
             _ => true,
@@ -127,8 +135,19 @@ impl PartnerState {
                 self.unavailable = true;
                 self.unavailable_left = REQUEST_MOVES;
             }
-            Reading::Time(cs) => self.partner_time_cs = Some(cs),
-            Reading::Otim(cs) => self.partner_opponent_time_cs = Some(cs),
+            Reading::Time(cs) => {
+                self.partner_time_cs = Some(cs);
+                self.partner_ahead = None;
+            }
+            Reading::Otim(cs) => {
+                self.partner_opponent_time_cs = Some(cs);
+                self.partner_ahead = None;
+            }
+            Reading::Up(_) | Reading::Down(_) => {
+                self.partner_ahead = Some(matches!(reading, Reading::Up(_)));
+                self.partner_time_cs = None;
+                self.partner_opponent_time_cs = None;
+            }
             Reading::Fast => self.fast = true,
             Reading::Slow => self.fast = false,
             Reading::Cancel => {

@@ -11,7 +11,7 @@ use super::Engine;
 use crate::bughouse::tell::Reading;
 use crate::position::{PocketError, Position};
 use crate::search::timeman::Budget;
-use crate::search::Limits;
+use crate::search::{Limits, SearchResult};
 use crate::types::{Color, Square};
 use std::time::Instant;
 
@@ -97,21 +97,89 @@ impl Engine {
         }
     }
 
-    /// One reading of the bughouse partner's tell; `go` after `sit` plays
-    /// the move that was held back, and `sit` during a timed search starts
-    /// it again as a sitting one (it holds its move too).
-    pub fn hear(&mut self, reading: &Reading) {
-        let was_sitting = self.bughouse.partner_asked_sit();
-        if self.bughouse.hear(reading) && self.is_searching() {
-            self.stop();
-        } else if !was_sitting && self.bughouse.partner_asked_sit() && self.is_searching() {
-            let timed = self.last_go.as_ref().is_some_and(|l| {
+    /// The four clocks in ms (UCI `bughouse clocks`): own board White and
+    /// Black, then the partner's board White and Black. The diagonal clock
+    /// bounds every sit ([`brain::Bughouse::diagonal_ms`]).
+    pub fn set_board_clocks(&mut self, clocks: [u64; 4]) {
+        self.bughouse.set_board_clocks(clocks);
+    }
+
+    /// Is a search on the clock running for a move of ours (not pondering,
+    /// not `infinite`, not an analysis)?
+    fn thinking_on_the_clock(&self) -> bool {
+        self.is_searching()
+            && self.last_go.as_ref().is_some_and(|l| {
                 !l.request.ponder && !l.request.limits.infinite && !l.request.analysis
-            });
-            if timed {
+            })
+    }
+
+    /// One reading of the bughouse partner's tell (ignored with
+    /// `PartnerMessages` off). `go` after `sit` plays the move that was
+    /// held back, and so does `go` during any hold; from a person, `go`
+    /// means "move now" whatever the engine is thinking (a bot's `go` only
+    /// ends a sit it asked for, as Sjeng's does). `sit` during a timed
+    /// search starts it again as a sitting one (it holds its move too). A
+    /// dictated move (`move e2e4`) is played at once when it is legal and
+    /// the engine is thinking about its move. Returns words for a person
+    /// partner when the engine could not do what he asked.
+    pub fn hear(&mut self, reading: &Reading) -> Option<String> {
+        if !self.bughouse.listens() {
+            return None;
+        }
+        let was_sitting = self.bughouse.partner_asked_sit();
+        let held = self.bughouse.holding().is_some();
+        let released = self.bughouse.hear(reading);
+        match reading {
+            Reading::Move(text) => {
+                let (played, reply) = self.play_dictated(text);
+                // A move that cannot be played still ends the sit.
+                if !played && released && self.is_searching() {
+                    self.stop();
+                }
+                return Some(reply);
+            }
+            Reading::Go
+                if released
+                    || (self.thinking_on_the_clock()
+                        && (held || self.bughouse.partner_is_person())) =>
+            {
+                self.stop();
+            }
+            _ if released && self.is_searching() => self.stop(),
+            _ if !was_sitting
+                && self.bughouse.partner_asked_sit()
+                && self.thinking_on_the_clock() =>
+            {
                 let interrupted = self.interrupt();
                 self.resume(interrupted);
             }
+            _ => {}
+        }
+        None
+    }
+
+    /// Plays the move `text` that the partner dictates, when it is legal
+    /// and a search on the clock is running for it: the search ends
+    /// without its own result and the dictated move is the answer. Returns
+    /// whether it was played and what to tell a person.
+    fn play_dictated(&mut self, text: &str) -> (bool, String) {
+        if !self.thinking_on_the_clock() {
+            return (
+                false,
+                format!("sorry, I can't play {text}: it is not my move now"),
+            );
+        }
+        let Ok(m) = self.game.position().parse_uci_move(text) else {
+            return (false, format!("sorry, {text} is not legal here"));
+        };
+        let listener = self.last_go.as_ref().map(|l| l.listener.clone());
+        match listener {
+            Some(listener) if self.abort() => {
+                self.last_go = None;
+                listener.best_move(&SearchResult::dictated(m));
+                (true, format!("ok: playing {text}"))
+            }
+            _ => (false, format!("sorry, too late for {text}: I have moved")),
         }
     }
 

@@ -282,18 +282,27 @@ impl Engine {
     /// on changed pockets).
     fn launch(&mut self, request: GoRequest, listener: Arc<dyn Listener>, new_move: bool) {
         let (limits, setup, decision) = self.prepare(&request, new_move);
+        let mut holding = None;
         if let Some(d) = &decision {
             for &msg in &d.requests {
                 listener.tell_partner(msg);
             }
+            if let Some(text) = &d.declined_sit {
+                listener.tell_person(text);
+            }
             if let (false, Some((reason, budget))) = (request.limits.infinite, d.hold) {
                 listener.sitting(reason, budget);
+                holding = Some(reason);
             }
+        }
+        if new_move || decision.is_some() {
+            self.bughouse.set_holding(holding);
         }
         // A timed bughouse search that finds a forced mate tells the
         // partner to sit (and `go` once a later one finds none).
         let timed = decision.is_some() && !request.ponder && !request.limits.infinite;
-        let freeze_sit = self.bughouse.freeze_sit().filter(|_| timed);
+        let us = self.game.position().side_to_move();
+        let freeze_sit = self.bughouse.freeze_sit(us).filter(|_| timed);
         let shared = Arc::new(Shared::with_histories(
             self.tt.clone(),
             self.histories.clone(),

@@ -54,6 +54,9 @@ pub trait Listener: Send + Sync {
     fn best_move(&self, result: &SearchResult);
     /// A message for the bughouse partner.
     fn tell_partner(&self, _msg: PartnerMessage) {}
+    /// Words for a bughouse partner who is a person (a bot is told
+    /// nothing): why the engine does not do what he asked.
+    fn tell_person(&self, _text: &str) {}
     /// The engine sits (holds its move on a bughouse board) for at most
     /// `budget`, for `reason`.
     fn sitting(&self, _reason: SitReason, _budget: Duration) {}

@@ -36,10 +36,14 @@ impl Engine {
     pub fn hear_tell(&mut self, text: &str) -> Heard {
         let readings = self.bughouse.read_tell(text);
         let before = *self.bughouse.partner_state();
+        let mut outcomes = Vec::new();
         for r in &readings {
-            self.hear(r);
+            outcomes.extend(self.hear(r));
         }
-        let replies = self.bughouse.replies(text, &before, &readings);
+        let mut replies = self.bughouse.replies(text, &before, &readings);
+        if self.bughouse.partner_is_person() {
+            replies.extend(outcomes);
+        }
         Heard { readings, replies }
     }
 }

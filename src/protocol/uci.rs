@@ -367,11 +367,14 @@ impl Uci {
                 if args.len() != 5 {
                     return Err(CommandError::BughouseClockCount);
                 }
-                // Checked, not used: the engine's own clock comes with `go`,
-                // and no decision reads the partner board's clocks yet.
-                for text in &args[1..] {
-                    parse::millis("clocks", Some(text))?;
+                // The engine's own clock comes with `go`; the partner
+                // board's clocks bound its sits (the diagonal clock) and
+                // say whether the partner can afford to sit.
+                let mut clocks = [0u64; 4];
+                for (clock, text) in clocks.iter_mut().zip(&args[1..]) {
+                    *clock = parse::millis("clocks", Some(text))?;
                 }
+                self.engine.set_board_clocks(clocks);
             }
             Some("holding") => {
                 let counts = parse::holding(&args[1..].concat())?;

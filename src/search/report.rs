@@ -46,6 +46,20 @@ pub struct SearchResult {
     pub depth: i32,
 }
 
+impl SearchResult {
+    /// The result of a move that was not searched (a bughouse partner
+    /// dictated it): no score, no nodes, no depth.
+    pub fn dictated(best: Move) -> SearchResult {
+        SearchResult {
+            best,
+            ponder: None,
+            score: 0,
+            nodes: 0,
+            depth: 0,
+        }
+    }
+}
+
 /// Receives a search's reports; only the main thread reports.
 pub trait Report: Sync {
     /// A completed iteration (one call per reported MultiPV line).

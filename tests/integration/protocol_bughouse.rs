@@ -602,7 +602,9 @@ fn xboard_bot_partners_get_no_answers() {
 /// 84895 ms` and `sitting as the partner asked at most 65000 ms` left
 /// about 2 s, and a bot without timeseal then lost on time (and later one
 /// that sat from 16 s down to 6 s). Every hold now keeps half of the clock
-/// (and a tenth of the game's).
+/// (and a tenth of the game's); a side mated by force keeps the tenth
+/// only: waiting costs it nothing, and the tenth is what kept bots from
+/// flagging to lag.
 #[test]
 fn xboard_holds_keep_a_reserve_on_a_two_minute_clock() {
     let mut s = zippy_session();
@@ -617,7 +619,9 @@ fn xboard_holds_keep_a_reserve_on_a_two_minute_clock() {
     let sit = s.expect("the stall", |l| {
         l.starts_with("# sitting") || l.starts_with("move ")
     });
-    assert_eq!(sit, "# sitting while mated at most 43450 ms");
+    // Mated by force, it waits until a tenth of the game is left (the
+    // game's clock as far as it knows: 86.9 s): 78.21 s of 86.9 s.
+    assert_eq!(sit, "# sitting while mated at most 78210 ms");
     s.send("?");
     zippy_move(&mut s);
     // The partner asks to sit: at 67 s, at most half of it.
@@ -695,5 +699,86 @@ fn xboard_keeps_short_codes_with_a_bot_partner() {
     s.send("ping 3");
     let next = s.expect("pong", |l| l.starts_with("tellics ptell") || l == "pong 3");
     assert_eq!(next, "pong 3", "nothing said to a bot");
+    s.quit_ok();
+}
+
+/// The partner dictates a move: a legal one is played at once instead of
+/// the searched one; an illegal one changes nothing.
+#[test]
+fn uci_a_dictated_move_is_played() {
+    let mut s = Engine::start();
+    s.send("setoption name UCI_Variant value bughouse");
+    s.send("setoption name UCI_Bughouse value true");
+    s.send("position startpos moves e2e4");
+    // Ten minutes on the clock: it would think for seconds.
+    s.send("go wtime 600000 btime 600000");
+    s.send("bughouse ptell move e7e4");
+    s.send("bughouse ptell move f7f6");
+    let best = s.expect("bestmove", |l| l.starts_with("bestmove "));
+    assert_eq!(best, "bestmove f7f6", "a weak move no search plays");
+    s.quit_ok();
+}
+
+/// The partner board's clocks (`bughouse clocks`) bound a sit the partner
+/// asks for: White to move with 60 s against a diagonal (the partner's
+/// opponent, White on the partner's board) of 70 s does not sit; against
+/// 50 s it sits for 10 s.
+#[test]
+fn uci_no_sit_below_the_diagonal_clock() {
+    let mut s = Engine::start();
+    s.send("setoption name UCI_Variant value bughouse");
+    s.send("setoption name UCI_Bughouse value true");
+    s.send("position startpos");
+    s.send("bughouse ptell sit");
+    s.send("bughouse clocks 60000 60000 70000 50000");
+    s.send("go wtime 60000 btime 60000 movetime 200");
+    let line = s.expect("sit or move", |l| {
+        l.starts_with("info string sitting") || l.starts_with("bestmove")
+    });
+    assert!(line.starts_with("bestmove"), "{line}");
+    s.send("bughouse clocks 60000 60000 50000 70000");
+    s.send("go wtime 60000 btime 60000");
+    let sit = expect_sitting(&mut s);
+    assert_eq!(
+        sit,
+        "info string sitting as the partner asked at most 10000 ms"
+    );
+    s.send("bughouse ptell go");
+    s.expect("bestmove after go", |l| l.starts_with("bestmove "));
+    s.quit_ok();
+}
+
+/// A person's `go` moves now (also when the engine holds for its own
+/// reasons or just thinks); a dictated move is played and acknowledged, an
+/// impossible one is answered in words.
+#[test]
+fn xboard_a_persons_go_and_move_play_now() {
+    let mut s = Engine::start();
+    s.send("xboard");
+    s.send("protover 2");
+    s.expect("done", |l| l == "feature done=1");
+    s.send("new");
+    s.send("variant bughouse");
+    s.send("partner alice");
+    s.expect("greeting", |l| {
+        l.starts_with("tellics ptell Hi, I am Rukav")
+    });
+    s.send("ptell move e2e4");
+    let sorry = s.expect("sorry", |l| l.starts_with("tellics ptell"));
+    assert!(sorry.contains("not my move"), "{sorry}");
+    s.send("time 60000");
+    s.send("otim 60000");
+    s.send("usermove e2e4");
+    s.send("ptell move e7e5");
+    let ack = s.expect("ack", |l| {
+        l.starts_with("tellics ptell") || l.starts_with("move ")
+    });
+    assert_eq!(ack, "tellics ptell ok: playing e7e5");
+    assert_eq!(zippy_move(&mut s), "e7e5");
+    s.send("time 60000");
+    s.send("otim 60000");
+    s.send("usermove g1f3");
+    s.send("ptell go");
+    zippy_move(&mut s);
     s.quit_ok();
 }

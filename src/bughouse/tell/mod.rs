@@ -265,6 +265,31 @@ mod tests {
         assert_eq!(read("e2-e4"), vec![R::Move("e2e4".to_string())]);
     }
 
+    /// A partner's word on his clock: `up`/`down`, with an amount when
+    /// given, never taken from "hurry up" or "slow down".
+    #[test]
+    fn clock_statements_are_read_with_their_amount() {
+        assert_eq!(shown("up"), ["up"]);
+        assert_eq!(shown("I'm up 20"), ["up 2000"]);
+        assert_eq!(shown("im down 10 secs!"), ["down 1000"]);
+        assert_eq!(shown("down 1 min"), ["down 6000"]);
+        assert_eq!(shown("up 15s on time"), ["up 1500"]);
+        assert_eq!(shown("ahead on time"), ["up"]);
+        assert_eq!(shown("i'm behind on the clock"), ["down"]);
+        assert_eq!(shown("low on time"), ["down"]);
+        assert_eq!(shown("hurry up"), ["fast"]);
+        assert_eq!(shown("slow down"), ["slow"]);
+        assert_eq!(shown("sit down"), ["sit"]);
+        for odd in [
+            "up n",
+            "are you up?",
+            "up 99999999999999999999",
+            "down 5 parsecs",
+        ] {
+            assert_eq!(shown(odd), ["unknown"], "{odd}");
+        }
+    }
+
     #[test]
     fn the_vocabulary_prints_as_documented() {
         assert_eq!(shown("+++n"), ["need n 3"]);

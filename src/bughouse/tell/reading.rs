@@ -66,6 +66,12 @@ pub enum Reading {
     Time(u64),
     /// The partner's opponent's clock, in centiseconds.
     Otim(u64),
+    /// The partner is ahead of his opponent on the clock (`up`, `i'm up
+    /// 20`), by so many centiseconds when he said.
+    Up(Option<u64>),
+    /// The partner is behind his opponent on the clock (`down`, `low on
+    /// time`), by so many centiseconds when he said.
+    Down(Option<u64>),
     /// Talk that asks for nothing and changes nothing: greetings, thanks, `gg`.
     Chat,
     /// The partner asks what the engine understands.
@@ -93,6 +99,10 @@ impl fmt::Display for Reading {
             Reading::Move(m) => write!(f, "move {m}"),
             Reading::Time(cs) => write!(f, "time {cs}"),
             Reading::Otim(cs) => write!(f, "otim {cs}"),
+            Reading::Up(None) => f.write_str("up"),
+            Reading::Up(Some(cs)) => write!(f, "up {cs}"),
+            Reading::Down(None) => f.write_str("down"),
+            Reading::Down(Some(cs)) => write!(f, "down {cs}"),
             Reading::Chat => f.write_str("chat"),
             Reading::Help => f.write_str("help"),
             Reading::Unknown => f.write_str("unknown"),

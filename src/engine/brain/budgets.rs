@@ -1,6 +1,12 @@
 //! How long a bughouse side may hold its move: the reserve every hold
-//! keeps, and the budgets of sitting for a piece, of stalling while lost,
-//! and of sitting for a piece asked for.
+//! keeps, and the budgets of sitting for a piece, of stalling while lost or
+//! mated, of sitting for a piece asked for, and of sitting as the partner
+//! asked.
+//!
+//! The diagonal clock (the partner's opponent's, where the engine knows it)
+//! bounds every sit but the stall of a side that is mated: while we sit, he
+//! can sit too (and then nothing reaches either pocket), so the first flag
+//! to fall in that race would be ours once our clock is below his.
 
 use super::params::{self, ms};
 use std::time::Duration;
@@ -18,36 +24,71 @@ pub fn hold_reserve(own_ms: u64, game_ms: u64) -> u64 {
 }
 
 /// How long the side to move may sit with `own_ms` on its clock against
-/// `their_ms` on its opponent's (`game_ms`: see [`hold_reserve`]): sitting
-/// costs only our clock, so we wait while we stay at least
-/// `sit_clock_lead_ms` ahead of the opponent, and never more than a third
-/// (`sit_clock_share_divisor`) of what is left. `None`
-/// when that is under `min_hold_ms`.
-pub fn sit_budget(own_ms: u64, their_ms: u64, game_ms: u64) -> Option<Duration> {
+/// `their_ms` on its opponent's and `diagonal_ms` on the partner's
+/// opponent's when known (`game_ms`: see [`hold_reserve`]): sitting costs
+/// only our clock, so we wait while we stay at least `sit_clock_lead_ms`
+/// ahead of both, and never more than a third (`sit_clock_share_divisor`)
+/// of what is left. `None` when that is under `min_hold_ms`.
+pub fn sit_budget(
+    own_ms: u64,
+    their_ms: u64,
+    diagonal_ms: Option<u64>,
+    game_ms: u64,
+) -> Option<Duration> {
     let wanted = own_ms
-        .saturating_sub(their_ms)
+        .saturating_sub(their_ms.max(diagonal_ms.unwrap_or(0)))
         .saturating_sub(ms(params::sit_clock_lead_ms()))
         .min(own_ms / ms(params::sit_clock_share_divisor()).max(1));
     hold_budget(wanted, own_ms, game_ms)
 }
 
-/// How long a side that is being mated (or is lost) stalls with `own_ms`
-/// on its clock: all but the reserve ([`hold_reserve`]). `None` when that
-/// is under `min_hold_ms`.
+/// How long a side that is lost on its board (but not mated by force)
+/// stalls with `own_ms` on its clock: all but the reserve
+/// ([`hold_reserve`]), which keeps half of the clock for the moves it may
+/// still play. `None` when that is under `min_hold_ms`.
 pub fn stall_budget(own_ms: u64, game_ms: u64) -> Option<Duration> {
     hold_budget(own_ms, own_ms, game_ms)
+}
+
+/// How long a side that is mated by force stalls (until its partner says
+/// `go`) with `own_ms` on its clock in a game whose clock was `game_ms`:
+/// moving loses the board, so every second its partner gets is free, as
+/// long as the clock loses nothing: it keeps `hold_reserve_floor_ms` or a
+/// tenth of the game's clock (`hold_reserve_game_divisor`; the lag that
+/// made sides on a real server flag), enough to play on if a piece that
+/// breaks the mate arrives. `None` under `min_hold_ms`.
+pub fn mated_stall_budget(own_ms: u64, game_ms: u64) -> Option<Duration> {
+    let reserve = ms(params::hold_reserve_floor_ms())
+        .max(game_ms / ms(params::hold_reserve_game_divisor()).max(1));
+    let hold = own_ms.saturating_sub(reserve);
+    (hold >= ms(params::min_hold_ms())).then(|| Duration::from_millis(hold))
+}
+
+/// How long a side sits because its partner asked it to, with `own_ms` on
+/// its clock and `diagonal_ms` on the partner's opponent's when known: what
+/// [`stall_budget`] allows, and never below the diagonal clock. `None`
+/// when that is under `min_hold_ms` (then it declines the sit).
+pub fn asked_by_partner_budget(
+    own_ms: u64,
+    diagonal_ms: Option<u64>,
+    game_ms: u64,
+) -> Option<Duration> {
+    let wanted = own_ms.saturating_sub(diagonal_ms.unwrap_or(0));
+    hold_budget(wanted, own_ms, game_ms)
 }
 
 /// How long a side that has asked its partner for a piece that mates
 /// (`++X`, with `PartnerMessages` on) sits for it with `own_ms` on its
 /// clock: the partner is hunting the piece, so the side waits without the
-/// clock lead [`sit_budget`] needs, up to `piece_sit_max_ms`, and keeps
+/// clock lead [`sit_budget`] needs (but never below the diagonal clock
+/// `diagonal_ms` when known), up to `piece_sit_max_ms`, and keeps
 /// `piece_sit_reserve_ms` (or the larger [`hold_reserve`]) to mate with
 /// or play on. `None` under `min_hold_ms`.
-pub fn asked_sit_budget(own_ms: u64, game_ms: u64) -> Option<Duration> {
+pub fn asked_sit_budget(own_ms: u64, diagonal_ms: Option<u64>, game_ms: u64) -> Option<Duration> {
     let wanted = own_ms
         .saturating_sub(ms(params::piece_sit_reserve_ms()))
-        .min(ms(params::piece_sit_max_ms()));
+        .min(ms(params::piece_sit_max_ms()))
+        .min(own_ms.saturating_sub(diagonal_ms.unwrap_or(0)));
     hold_budget(wanted, own_ms, game_ms)
 }
 

@@ -23,7 +23,10 @@ pub mod owed;
 pub mod params;
 pub mod talk;
 
-pub use self::budgets::{asked_sit_budget, hold_reserve, sit_budget, stall_budget};
+pub use self::budgets::{
+    asked_by_partner_budget, asked_sit_budget, hold_reserve, mated_stall_budget, sit_budget,
+    stall_budget,
+};
 pub use self::gambler::gambler_choice;
 pub use self::owed::{may_arrive, owed_pieces, short_search, OwedPieces, OwedTable};
 use self::params::ms;
@@ -60,6 +63,9 @@ pub struct Decision {
     pub hold: Option<(SitReason, Duration)>,
     /// Share of the usual thinking time to use (percent).
     pub time_percent: u32,
+    /// Words for a person partner (said once): why the engine does not
+    /// sit although he asked.
+    pub declined_sit: Option<String>,
 }
 
 /// Why a bughouse engine holds its move.
@@ -116,6 +122,8 @@ pub struct Advice {
     /// The side to move is winning its board (`sit_score`): it does not
     /// sit when its partner asks it to.
     pub winning: bool,
+    /// The side to move is mated by force or lost (`lost_score`).
+    pub lost: bool,
     /// The owed-piece searches ran (not skipped for a low clock or a
     /// board without a partner): `messages` says what holds now.
     pub searched: bool,
@@ -186,6 +194,16 @@ pub struct Bughouse {
     owed_table: OwedTable,
     /// Who the partner is and what has been answered ([`talk`]).
     talk: talk::Talk,
+    /// The four clocks (ms) as the protocol last told them (UCI `bughouse
+    /// clocks`): own board White, Black, partner's board White, Black.
+    board_clocks: Option<[u64; 4]>,
+    /// Why the engine held its last move, if it did.
+    holding: Option<SitReason>,
+    /// The partner said `go` while the engine stalled (lost or mated): it
+    /// stalls no more until he asks it to sit or it is no longer lost.
+    go_while_stalling: bool,
+    /// The engine told the partner why it declines his `sit`.
+    declined_said: bool,
 }
 
 impl Default for Bughouse {
@@ -201,6 +219,10 @@ impl Default for Bughouse {
             told_sit: Arc::new(AtomicBool::new(false)),
             owed_table: OwedTable::default(),
             talk: talk::Talk::default(),
+            board_clocks: None,
+            holding: None,
+            go_while_stalling: false,
+            declined_said: false,
         }
     }
 }
@@ -269,15 +291,65 @@ impl Bughouse {
         self.game_clock_ms = 0;
         self.told_sit.store(false, Ordering::Relaxed);
         self.owed_table.clear();
+        self.board_clocks = None;
+        self.holding = None;
+        self.go_while_stalling = false;
+        self.declined_said = false;
+    }
+
+    /// The four clocks in ms (UCI `bughouse clocks`): own board White and
+    /// Black, then the partner's board White and Black.
+    pub fn set_board_clocks(&mut self, clocks: [u64; 4]) {
+        self.board_clocks = Some(clocks);
+    }
+
+    /// The diagonal clock (ms) for the side `us`: the partner's opponent's,
+    /// who plays `us`'s colour on the partner's board, from the board clocks
+    /// or, with `PartnerMessages` on, from the partner's `otim`.
+    pub fn diagonal_ms(&self, us: Color) -> Option<u64> {
+        if let Some(c) = self.board_clocks {
+            return Some(c[2 + us.index()]);
+        }
+        let told = self
+            .partner
+            .partner_opponent_time_cs
+            .map(|cs| cs.saturating_mul(10));
+        told.filter(|_| self.messages)
+    }
+
+    /// Can the partner of `us` afford to sit? From the board clocks when
+    /// known (his clock not below the diagonal), else from what he said
+    /// ([`PartnerState::may_sit`]).
+    fn partner_may_sit(&self, us: Color) -> bool {
+        match self.board_clocks {
+            Some(c) => c[2 + us.flip().index()] >= c[2 + us.index()],
+            None => self.partner.may_sit(),
+        }
+    }
+
+    /// Does the engine act on the partner's tells (`PartnerMessages`)?
+    pub fn listens(&self) -> bool {
+        self.messages
+    }
+
+    /// Why the engine holds (or held) its latest move, if it does.
+    pub fn holding(&self) -> Option<SitReason> {
+        self.holding
+    }
+
+    /// Records the hold of the search just started (`None`: it does not
+    /// hold its move).
+    pub fn set_holding(&mut self, reason: Option<SitReason>) {
+        self.holding = reason;
     }
 
     /// The partner `sit`/`go` that a timed search of ours says when it
     /// finds (or no longer finds) a forced mate; `None` with
     /// `PartnerMessages` off.
-    pub fn freeze_sit(&self) -> Option<FreezeSit> {
+    pub fn freeze_sit(&self, us: Color) -> Option<FreezeSit> {
         self.messages.then(|| FreezeSit {
             told: self.told_sit.clone(),
-            partner_may_sit: self.partner.may_sit(),
+            partner_may_sit: self.partner_may_sit(us),
         })
     }
 
@@ -290,6 +362,16 @@ impl Bughouse {
         }
         let was_sitting = self.partner.sit;
         self.partner.apply(reading);
+        match reading {
+            Reading::Sit => {
+                self.declined_said = false;
+                self.go_while_stalling = false;
+            }
+            Reading::Go | Reading::Move(_) if self.holding == Some(SitReason::Lost) => {
+                self.go_while_stalling = true;
+            }
+            _ => {}
+        }
         was_sitting && !self.partner.sit
     }
 
@@ -375,7 +457,11 @@ impl Bughouse {
     /// side to move is being mated or is lost (`lost_score`), it sits for
     /// most of its clock
     /// ([`stall_budget`]); its opponent cannot mate it meanwhile, and its
-    /// partner, told `dead`, plays fast to win his board first.
+    /// partner, told `dead`, plays fast to win his board first. A side
+    /// mated by force stalls down to the clock it needs not to flag
+    /// ([`mated_stall_budget`]), until the partner says `go`. Sitting for a
+    /// piece never goes below the diagonal clock when it is known
+    /// ([`Bughouse::diagonal_ms`]).
     pub fn advice(&self, pos: &Position, own_ms: Option<u64>, their_ms: Option<u64>) -> Advice {
         let mut messages = Vec::new();
         // The eleven short searches take a few milliseconds together; with
@@ -400,10 +486,16 @@ impl Bughouse {
         let loses_to =
             |k: PieceType| owed.theirs[k.index()].is_some_and(|s| s <= -params::sit_score());
         let lost = owed.mated || owed.base <= -params::lost_score();
-        let stall = if self.messages && lost {
-            own_ms.and_then(|own| stall_budget(own, self.game_clock_ms))
-        } else {
-            None
+        let game = self.game_clock_ms;
+        let stall = match own_ms {
+            Some(own) if self.messages && lost && !self.go_while_stalling => {
+                if owed.mated {
+                    mated_stall_budget(own, game)
+                } else {
+                    stall_budget(own, game)
+                }
+            }
+            _ => None,
         };
         if self.messages {
             // Only a piece that decides the game is worth bending the
@@ -414,9 +506,11 @@ impl Bughouse {
             if let Some(k) = worst_loss.filter(|&k| loss(k) >= params::need_gain() && loses_to(k)) {
                 messages.push(PartnerMessage::MustNotGive(k));
             }
-            if stall.is_some() && !self.said_dead {
+            // Told `go` while stalling, it moves on but is still dead.
+            let dead = stall.is_some() || (lost && self.go_while_stalling);
+            if dead && !self.said_dead {
                 messages.push(PartnerMessage::Dead);
-            } else if stall.is_none() && self.said_dead {
+            } else if !dead && self.said_dead {
                 messages.push(PartnerMessage::Alive);
             }
         }
@@ -425,6 +519,7 @@ impl Bughouse {
         let partner_lost = self.messages && (self.partner.partner_dead || self.partner.unavailable);
         if let (Some(k), Some(own), Some(theirs)) = (best_gain, own_ms, their_ms) {
             let us = pos.side_to_move();
+            let diagonal = self.diagonal_ms(us);
             if gain(k) >= sit_gain()
                 && wins_with(k)
                 && !partner_lost
@@ -433,9 +528,10 @@ impl Bughouse {
                 // With talk on this piece was asked for (`++X`: it gains
                 // more than need_gain and wins), so it is worth waiting for
                 // without a clock lead: the partner hunts it meanwhile.
-                let game = self.game_clock_ms;
-                let asked = asked_sit_budget(own, game).filter(|_| self.messages);
-                sit_for = sit_budget(own, theirs, game).max(asked).map(|d| (k, d));
+                let asked = asked_sit_budget(own, diagonal, game).filter(|_| self.messages);
+                sit_for = sit_budget(own, theirs, diagonal, game)
+                    .max(asked)
+                    .map(|d| (k, d));
             }
         }
         Advice {
@@ -443,6 +539,7 @@ impl Bughouse {
             sit_for,
             stall,
             winning: owed.base >= params::sit_score(),
+            lost,
             searched: true,
         }
     }
@@ -473,8 +570,12 @@ impl Bughouse {
             sit_for,
             stall,
             winning,
+            lost,
             searched,
         } = self.advice(pos, own_ms, their_ms);
+        if searched && !lost {
+            self.go_while_stalling = false;
+        }
         let now = self.moves;
         let mut requests = Vec::new();
         let is_ban = |m: &PartnerMessage| matches!(m, PartnerMessage::MustNotGive(_));
@@ -504,11 +605,28 @@ impl Bughouse {
             }
         }
         // A side winning its own board plays on even when asked to sit; a
-        // sitting side keeps the stalling reserve on its clock.
-        let hold = if self.messages && self.partner.sit && !winning {
-            own_ms
-                .and_then(|own| stall_budget(own, self.game_clock_ms))
-                .map(|d| (SitReason::PartnerAsked, d))
+        // sitting side keeps the stalling reserve on its clock and never
+        // sits below the diagonal clock.
+        let asked_to_sit = self.messages && self.partner.sit && !winning;
+        let diagonal = self.diagonal_ms(pos.side_to_move());
+        let asked_hold = own_ms
+            .filter(|_| asked_to_sit)
+            .and_then(|own| asked_by_partner_budget(own, diagonal, self.game_clock_ms));
+        let mut declined_sit = None;
+        if let (true, None, Some(own), Some(diag)) = (asked_to_sit, asked_hold, own_ms, diagonal) {
+            let reserve_allows = stall_budget(own, self.game_clock_ms).is_some();
+            if reserve_allows && !self.declined_said {
+                self.declined_said = true;
+                let text = format!(
+                    "can't sit: my clock ({} s) is not ahead of your opponent's ({} s); moving",
+                    own / 1000,
+                    diag / 1000
+                );
+                declined_sit = Some(text);
+            }
+        }
+        let hold = if let Some(d) = asked_hold {
+            Some((SitReason::PartnerAsked, d))
         } else if let Some(d) = stall {
             Some((SitReason::Lost, d))
         } else {
@@ -523,6 +641,7 @@ impl Bughouse {
             } else {
                 FULL_TIME_PERCENT
             },
+            declined_sit,
         }
     }
 }
@@ -574,18 +693,18 @@ mod tests {
     #[test]
     fn sit_budget_needs_a_clock_lead() {
         assert_eq!(
-            sit_budget(20_000, 10_000, 0),
+            sit_budget(20_000, 10_000, None, 0),
             Some(Duration::from_millis(6_666))
         );
         assert_eq!(
-            sit_budget(20_000, 17_000, 0),
+            sit_budget(20_000, 17_000, None, 0),
             Some(Duration::from_millis(2_000))
         );
-        assert_eq!(sit_budget(10_000, 20_000, 0), None);
-        assert_eq!(sit_budget(10_000, 9_500, 0), None);
-        assert_eq!(sit_budget(600, 0, 0), None);
+        assert_eq!(sit_budget(10_000, 20_000, None, 0), None);
+        assert_eq!(sit_budget(10_000, 9_500, None, 0), None);
+        assert_eq!(sit_budget(600, 0, None, 0), None);
         assert_eq!(
-            sit_budget(u64::MAX, 0, u64::MAX).map(|d| d.as_millis() > 0),
+            sit_budget(u64::MAX, 0, None, u64::MAX).map(|d| d.as_millis() > 0),
             Some(true)
         );
     }
@@ -643,15 +762,15 @@ mod tests {
     #[test]
     fn asked_sit_budget_keeps_the_reserve() {
         assert_eq!(
-            asked_sit_budget(ms(params::piece_sit_reserve_ms()) + 299, 0),
+            asked_sit_budget(ms(params::piece_sit_reserve_ms()) + 299, None, 0),
             None
         );
         assert_eq!(
-            asked_sit_budget(ms(params::piece_sit_reserve_ms()) + 300, 0),
+            asked_sit_budget(ms(params::piece_sit_reserve_ms()) + 300, None, 0),
             Some(Duration::from_millis(300))
         );
         assert_eq!(
-            asked_sit_budget(u64::MAX, u64::MAX),
+            asked_sit_budget(u64::MAX, None, u64::MAX),
             Some(Duration::from_millis(ms(params::piece_sit_max_ms())))
         );
     }
@@ -762,8 +881,9 @@ mod tests {
     }
 
     /// White to move is mated in two (a queen drop follows Kg1): with
-    /// messages on it says `dead` once and stalls for all but the reserve;
-    /// when the mate is gone it says `x`. With messages off it plays on.
+    /// messages on it says `dead` once and stalls until only the clock it
+    /// needs not to flag is left (`hold_reserve_floor_ms` here); when the
+    /// mate is gone it says `x`. With messages off it plays on.
     #[test]
     fn a_mated_side_stalls_and_says_dead() {
         let rules = Variant::Bughouse.rules();
@@ -772,9 +892,10 @@ mod tests {
         let mut b = Bughouse::default();
         let d = b.decide(&mated, Some(9_000), Some(3_000), true);
         assert_eq!(d.requests, vec![PartnerMessage::Dead]);
+        let floor = ms(params::hold_reserve_floor_ms());
         assert_eq!(
             d.hold,
-            Some((SitReason::Lost, Duration::from_millis(4_500)))
+            Some((SitReason::Lost, Duration::from_millis(9_000 - floor)))
         );
         let again = b.decide(&mated, Some(8_000), Some(3_000), false);
         assert!(again.requests.is_empty(), "{again:?}");
@@ -819,7 +940,8 @@ mod tests {
     /// most 84895 ms`, `sitting as the partner asked at most 65000 ms`,
     /// each leaving about 2 s, then lost on time; later a sit from 16 s down
     /// to 6 s, flagged a few moves on): every reason of holding now keeps
-    /// half of the clock and 12 s of a 2-minute game, and holds repeated
+    /// half of the clock and 12 s of a 2-minute game (a side mated by force,
+    /// which loses nothing by waiting, only the 12 s), and holds repeated
     /// move after move never take the clock below that.
     #[test]
     fn holds_in_a_two_minute_game_keep_time_for_the_rest_of_it() {
@@ -841,7 +963,8 @@ mod tests {
         b.decide(&mated, Some(game), Some(game), true);
         let d = b.decide(&mated, Some(67_000), Some(60_000), true);
         let (_, budget) = d.hold.expect("a mated side stalls");
-        assert!(67_000 - budget.as_millis() as u64 >= 67_000 / 2, "{d:?}");
+        assert_eq!(67_000 - budget.as_millis() as u64, game / 10, "{d:?}");
+        assert_eq!(mated_stall_budget(12_200, game), None);
         b.hear(&Reading::Sit);
         let pos = Position::startpos(Variant::Bughouse);
         let d = b.decide(&pos, Some(67_000), Some(60_000), true);
@@ -862,13 +985,13 @@ mod tests {
         assert!(own >= 12_000);
         // With no time left to keep, nothing is held.
         assert_eq!(stall_budget(12_200, game), None);
-        assert_eq!(asked_sit_budget(12_200, game), None);
+        assert_eq!(asked_sit_budget(12_200, None, game), None);
     }
 
     #[test]
     fn a_mate_found_tells_the_partner_to_sit_until_it_is_gone() {
         let mut b = Bughouse::default();
-        let freeze = b.freeze_sit().expect("messages are on");
+        let freeze = b.freeze_sit(Color::White).expect("messages are on");
         assert_eq!(freeze.after_search(900), None);
         assert_eq!(
             freeze.after_search(MATE_BOUND + 9),
@@ -885,7 +1008,7 @@ mod tests {
             "a new game forgets"
         );
         b.messages = false;
-        assert!(b.freeze_sit().is_none());
+        assert!(b.freeze_sit(Color::White).is_none());
     }
 
     /// A partner who said he is behind on his clock is not asked to sit
@@ -895,10 +1018,10 @@ mod tests {
         let mut b = Bughouse::default();
         b.hear(&Reading::Time(3_000));
         b.hear(&Reading::Otim(5_000));
-        let freeze = b.freeze_sit().expect("messages are on");
+        let freeze = b.freeze_sit(Color::White).expect("messages are on");
         assert_eq!(freeze.after_search(MATE_BOUND + 9), None);
         b.hear(&Reading::Otim(3_000));
-        let freeze = b.freeze_sit().expect("messages are on");
+        let freeze = b.freeze_sit(Color::White).expect("messages are on");
         assert_eq!(
             freeze.after_search(MATE_BOUND + 9),
             Some(PartnerMessage::Sit)
@@ -928,5 +1051,115 @@ mod tests {
         assert!(!b.partner.sit);
         let d = b.decide(&smother(), Some(20_000), Some(10_000), true);
         assert!(d.requests.is_empty());
+    }
+
+    /// The diagonal clock (the partner's opponent's) bounds every sit: for
+    /// a piece (with or without asking), and as the partner asked, which is
+    /// declined in words, once, when the engine is not ahead of it.
+    #[test]
+    fn the_diagonal_clock_bounds_every_sit() {
+        let lead = ms(params::sit_clock_lead_ms());
+        assert_eq!(
+            sit_budget(20_000, 10_000, Some(15_000), 0),
+            Some(Duration::from_millis(5_000 - lead))
+        );
+        assert_eq!(sit_budget(20_000, 10_000, Some(19_500), 0), None);
+        let reserve = ms(params::piece_sit_reserve_ms());
+        let asked = asked_sit_budget(reserve + 2_000, None, 0).expect("asked sit");
+        assert_eq!(
+            asked_sit_budget(reserve + 2_000, Some(reserve + 1_000), 0),
+            Some(Duration::from_millis(1_000)).min(Some(asked))
+        );
+        assert_eq!(
+            asked_sit_budget(reserve + 2_000, Some(reserve + 2_000), 0),
+            None
+        );
+        assert_eq!(
+            asked_by_partner_budget(30_000, Some(20_000), 0),
+            Some(Duration::from_millis(10_000))
+        );
+        assert_eq!(
+            asked_by_partner_budget(30_000, None, 0),
+            stall_budget(30_000, 0)
+        );
+
+        let pos = Position::startpos(Variant::Bughouse);
+        let mut b = Bughouse::default();
+        b.hear(&Reading::Sit);
+        // White's partner plays Black on his board: his opponent (the
+        // diagonal) has 40 s, we have 30 s.
+        b.set_board_clocks([30_000, 30_000, 40_000, 35_000]);
+        assert_eq!(b.diagonal_ms(Color::White), Some(40_000));
+        let d = b.decide(&pos, Some(30_000), Some(30_000), true);
+        assert_eq!(d.hold, None, "behind the diagonal: no sit");
+        let words = d.declined_sit.expect("told why");
+        assert!(words.contains("30 s") && words.contains("40 s"), "{words}");
+        let d = b.decide(&pos, Some(30_000), Some(30_000), true);
+        assert_eq!(d.declined_sit, None, "said once");
+        // Ahead of the diagonal by 10 s: sits for those 10 s.
+        b.set_board_clocks([30_000, 30_000, 20_000, 35_000]);
+        let d = b.decide(&pos, Some(30_000), Some(30_000), true);
+        assert_eq!(
+            d.hold,
+            Some((SitReason::PartnerAsked, Duration::from_millis(10_000)))
+        );
+        // Without board clocks, the partner's `otim` is the diagonal.
+        let mut b = Bughouse::default();
+        b.hear(&Reading::Otim(2_500));
+        assert_eq!(b.diagonal_ms(Color::Black), Some(25_000));
+        b.hear(&Reading::Up(None));
+        assert_eq!(b.diagonal_ms(Color::Black), None);
+    }
+
+    /// The partner's words on his clock decide whether he is asked to sit
+    /// for our mate, and so do the board clocks when the protocol gives
+    /// them (his clock against the diagonal).
+    #[test]
+    fn a_partner_who_says_he_is_down_is_not_asked_to_sit() {
+        let mut b = Bughouse::default();
+        b.hear(&Reading::Down(Some(1_000)));
+        let freeze = b.freeze_sit(Color::White).expect("messages are on");
+        assert_eq!(freeze.after_search(MATE_BOUND + 9), None);
+        b.hear(&Reading::Up(None));
+        let freeze = b.freeze_sit(Color::White).expect("messages are on");
+        assert_eq!(
+            freeze.after_search(MATE_BOUND + 9),
+            Some(PartnerMessage::Sit)
+        );
+        // White's partner is Black on the other board: 10 s against 20 s.
+        b.set_board_clocks([60_000, 60_000, 20_000, 10_000]);
+        let freeze = b.freeze_sit(Color::White).expect("messages are on");
+        assert_eq!(
+            freeze.after_search(MATE_BOUND + 9),
+            Some(PartnerMessage::Go)
+        );
+        assert_eq!(freeze.after_search(MATE_BOUND + 9), None);
+    }
+
+    /// A mated side stalls until its partner says `go`; then it moves on
+    /// (still `dead`, no `x`) until he asks it to sit again.
+    #[test]
+    fn a_mated_side_sits_until_go() {
+        let rules = Variant::Bughouse.rules();
+        let mated = Position::from_fen("8/8/8/8/8/6k1/8/7K[q] w - - 0 1", rules).unwrap();
+        let mut b = Bughouse::default();
+        let d = b.decide(&mated, Some(60_000), Some(30_000), true);
+        let hold = d.hold.expect("stalls");
+        assert_eq!(hold.0, SitReason::Lost);
+        b.set_holding(Some(hold.0));
+        b.hear(&Reading::Go);
+        let d = b.decide(&mated, Some(50_000), Some(30_000), true);
+        assert_eq!(d.hold, None, "go: it moves");
+        assert!(d.requests.is_empty(), "still dead: {d:?}");
+        // Asked to sit again, it holds as he asked; his `go` ends that
+        // sit, and the stall while mated is back.
+        b.hear(&Reading::Sit);
+        let d = b.decide(&mated, Some(50_000), Some(30_000), true);
+        let hold = d.hold.expect("sits");
+        assert_eq!(hold.0, SitReason::PartnerAsked);
+        b.set_holding(Some(hold.0));
+        assert!(b.hear(&Reading::Go));
+        let d = b.decide(&mated, Some(40_000), Some(30_000), true);
+        assert_eq!(d.hold.map(|h| h.0), Some(SitReason::Lost));
     }
 }

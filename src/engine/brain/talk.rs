@@ -111,8 +111,11 @@ pub fn acknowledge(
         let line = match *r {
             Reading::Sit if !before.sit => Some("sitting until you say go".to_string()),
             Reading::Go if before.sit => Some("moving".to_string()),
-            Reading::Move(_) if before.sit => {
-                Some("moving (I do not play a dictated move yet)".to_string())
+            Reading::Up(_) if before.partner_ahead != after.partner_ahead => {
+                Some("you're up on time".to_string())
+            }
+            Reading::Down(_) if before.partner_ahead != after.partner_ahead => {
+                Some("you're down on time: I won't ask you to sit".to_string())
             }
             Reading::Need(k, level) if before.need[k.index()] != Some(level) => {
                 let p = piece(k);

@@ -90,6 +90,11 @@ impl Listener for XboardOutput {
             send(&format!("tellics ptell {msg}"));
         }
     }
+    fn tell_person(&self, text: &str) {
+        if self.words {
+            send(&format!("tellics ptell {text}"));
+        }
+    }
     fn sitting(&self, reason: SitReason, budget: Duration) {
         // Lines starting with '#' are comments for xboard (shown in its debug log).
         send(&format!(
