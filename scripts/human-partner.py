@@ -12,14 +12,18 @@ UCI engine (by default Rukav at a low `Skill Level`, with `UCI_Bughouse` and
   meaning chosen at random from scripts/human-phrases.txt (not the CI corpus).
   The phrase goes out as `info string ptell PHRASE` 1 to 3 seconds later, as
   typing takes, from a typist thread (so it goes out while H waits for input
-  too); tells are typed one after the other, in order. `bestmove` is never
-  delayed. At the first `go` of the first game H greets ("hi partner, glhf"),
+  too); tells keep their order (one is due at least 0.3 s after the one
+  before, so a burst of tells can take longer than 3 s). A tell still being
+  typed that the next one takes back is not sent, nor is the next one (`sit`
+  then `go`, `dead` then `x`), and `trades` takes back unsent bans: a person
+  deletes what he has not sent yet. `bestmove` is never delayed. At the first `go` of the first game H greets ("hi partner, glhf"),
   as a person does, not as a bot. Tells still being typed when a new game
   starts (`ucinewgame`) are dropped.
 * What H hears. A `bughouse ptell TEXT` from the partner is read with
   `rukav ptell` and obeyed as a casual player would:
-    - `sit`: only when H's own clock is ahead of its opponent's (the clocks of
-      the latest `bughouse clocks`, or `go wtime/btime`, run on to now);
+    - `sit`: only when H's own clock is ahead of its opponent's by more than
+      `--sit-margin` (1 s; the clocks of the latest `bughouse clocks`, or
+      `go wtime/btime`, run on to now);
       otherwise ignored, and half the time H says so ("cant sit, im down on
       time").
     - `need P L`: a share (`--ignore`, default 30%) is ignored; the rest goes to
@@ -47,7 +51,8 @@ and `t` (seconds, monotonic clock of this machine, shared by all H processes)):
                                               a tell H sent (meaning: the
                                               readings of the inner code;
                                               code null for greet/nosit)
-  {"event": "dropped", "code", "phrase"}      a tell not sent (new game)
+  {"event": "dropped", "code", "phrase", "why"} a tell not sent (new game,
+                                              taken back)
   {"event": "heard", "text", "readings", "actions": [{"reading", "action",
       "sent"}], "own_ms", "opp_ms"}           a partner tell; action is
                                               obeyed / ignored-share /
@@ -88,6 +93,11 @@ READING = re.compile(
 )
 # What H says on its own; read right when Rukav reads it as `chat`.
 OWN_MEANINGS = {"greet": "chat", "nosit": "chat"}
+
+# Tells that take each other back while still being typed.
+OPPOSITE = {("sit",): ("go",), ("go",): ("sit",), ("dead",): ("alive",), ("alive",): ("dead",)}
+# Seconds between two tells typed one after the other, at least.
+TYPING_GAP_S = 0.3
 
 # Readings H passes on to its inner engine, and the code it sends for each
 # (the self-test checks that the reader reads each code as its reading).
@@ -234,7 +244,6 @@ class Human:
         self.t_go = None
         self.t_move = None
         self.typing = []  # queued tells: dicts with meaning/phrase/code/game
-        self.last_sent = 0.0
         self.quitting = False
         cmd = shlex.split(args.inner) if args.inner else [args.rukav]
         self.inner = subprocess.Popen(
@@ -316,31 +325,52 @@ class Human:
         return reading
 
     def say(self, meaning, phrase, code=None):
-        """Queues a tell for the typist."""
+        """Queues a tell for the typist, due 1-3 s from now (`--delay`) and
+        after the tell queued before it (typed one after the other). A tell
+        still being typed that the new one takes back is not sent, nor is
+        the new one (`sit` then `go`, `dead` then `x`: the partner never
+        needed to know); `trades good` takes back unsent bans."""
+        now = time.monotonic()
+        lo, hi = self.args.delay
+        with self.rng_lock:
+            delay = self.rng.uniform(lo, hi)
         with self.state:
+            for i, item in enumerate(self.typing):
+                if OPPOSITE.get(tuple(item["meaning"])) == tuple(meaning):
+                    self.typing.pop(i)
+                    self.log("dropped", code=item["code"], phrase=item["phrase"],
+                             why=f"taken back by {code}")
+                    self.log("dropped", code=code, phrase=phrase,
+                             why=f"takes back {item['code']}")
+                    self.state.notify_all()
+                    return
+            if "trades good" in meaning:
+                for item in [t for t in self.typing if all(m.startswith("ban ") for m in t["meaning"])]:
+                    self.typing.remove(item)
+                    self.log("dropped", code=item["code"], phrase=item["phrase"],
+                             why=f"taken back by {code}")
+            due = now + delay
+            if self.typing:
+                due = max(due, self.typing[-1]["due"] + TYPING_GAP_S)
             self.typing.append(
                 {"meaning": meaning, "phrase": phrase, "code": code, "game": self.game,
-                 "queued": time.monotonic()}
+                 "queued": now, "due": due}
             )
             self.state.notify_all()
 
     def typist(self):
-        """Sends queued tells one after the other, each 1-3 s after the later
-        of its queueing and the previous tell, as typing takes."""
+        """Sends each queued tell when it is due (a thread, so tells go out
+        while H waits for input); tells of a game that ended are dropped."""
         while True:
             with self.state:
-                while not self.typing and not self.quitting:
-                    self.state.wait()
-                if self.quitting:
-                    return
-                item = self.typing[0]
-            lo, hi = self.args.delay
-            with self.rng_lock:
-                delay = self.rng.uniform(lo, hi)
-            due = max(item["queued"], self.last_sent) + delay
-            with self.state:
-                while not self.quitting and item["game"] == self.game:
-                    left = due - time.monotonic()
+                while not self.quitting:
+                    if not self.typing:
+                        self.state.wait()
+                        continue
+                    item = self.typing[0]
+                    if item["game"] != self.game:
+                        break
+                    left = item["due"] - time.monotonic()
                     if left <= 0:
                         break
                     self.state.wait(left)
@@ -348,16 +378,15 @@ class Human:
                     return
                 self.typing.pop(0)
                 if item["game"] != self.game:
-                    self.log("dropped", code=item["code"], phrase=item["phrase"])
+                    self.log("dropped", code=item["code"], phrase=item["phrase"], why="new game")
                     continue
-                self.last_sent = time.monotonic()
                 self.out(f"info string ptell {item['phrase']}")
                 self.log(
                     "said",
                     code=item["code"],
                     meaning=item["meaning"],
                     phrase=item["phrase"],
-                    delay_s=round(self.last_sent - item["queued"], 3),
+                    delay_s=round(time.monotonic() - item["queued"], 3),
                 )
 
     def inner_lines(self):
@@ -415,7 +444,7 @@ class Human:
             kind = r.split()[0]
             act = {"reading": r, "action": "nothing", "sent": None}
             if r == "sit":
-                if clocks is not None and clocks[0] > clocks[1]:
+                if clocks is not None and clocks[0] > clocks[1] + self.args.sit_margin * 1000:
                     act.update(action="obeyed", sent="sit")
                 else:
                     act["action"] = "ignored-clock"
@@ -544,6 +573,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="random seed (phrases, delays, ignores)")
     ap.add_argument("--ignore", type=float, default=0.3,
                     help="share of need/ban requests ignored (default 0.3)")
+    ap.add_argument("--sit-margin", type=float, default=1.0, metavar="S",
+                    help="sit only when H's clock is this many seconds ahead of its "
+                         "opponent's (default 1)")
     ap.add_argument("--delay", type=float, nargs=2, default=[1.0, 3.0], metavar=("MIN", "MAX"),
                     help="seconds of typing before a tell goes out (default 1 3)")
     ap.add_argument("--name", default="H", help="name in `id name` and in the log")
