@@ -15,10 +15,11 @@ UCI engine (by default Rukav at a low `Skill Level`, with `UCI_Bughouse` and
   too); tells keep their order (one is due at least 0.3 s after the one
   before, so a burst of tells can take longer than 3 s). A tell still being
   typed that the next one takes back is not sent, nor is the next one (`sit`
-  then `go`, `dead` then `x`), and `trades` takes back unsent bans: a person
-  deletes what he has not sent yet. `bestmove` is never delayed. At the first `go` of the first game H greets ("hi partner, glhf"),
-  as a person does, not as a bot. Tells still being typed when a new game
-  starts (`ucinewgame`) are dropped.
+  then `go`, `dead` then `x`), and `trades` takes back unsent bans (and is
+  not sent when no ban was): a person deletes what he has not sent yet.
+  `bestmove` is never delayed. At the first `go` of the first game H greets
+  ("hi partner, glhf"), as a person does, not as a bot. Tells still being
+  typed when a new game starts (`ucinewgame`) are dropped.
 * What H hears. A `bughouse ptell TEXT` from the partner is read with
   `rukav ptell` and obeyed as a casual player would:
     - `sit`: only when H's own clock is ahead of its opponent's by more than
@@ -244,6 +245,7 @@ class Human:
         self.t_go = None
         self.t_move = None
         self.typing = []  # queued tells: dicts with meaning/phrase/code/game
+        self.bans_out = False  # a ban was sent and not lifted since (this game)
         self.quitting = False
         cmd = shlex.split(args.inner) if args.inner else [args.rukav]
         self.inner = subprocess.Popen(
@@ -329,7 +331,8 @@ class Human:
         after the tell queued before it (typed one after the other). A tell
         still being typed that the new one takes back is not sent, nor is
         the new one (`sit` then `go`, `dead` then `x`: the partner never
-        needed to know); `trades good` takes back unsent bans."""
+        needed to know); `trades good` takes back unsent bans and is not
+        sent when the partner was told of no ban."""
         now = time.monotonic()
         lo, hi = self.args.delay
         with self.rng_lock:
@@ -349,6 +352,10 @@ class Human:
                     self.typing.remove(item)
                     self.log("dropped", code=item["code"], phrase=item["phrase"],
                              why=f"taken back by {code}")
+                if not self.bans_out:
+                    self.log("dropped", code=code, phrase=phrase, why="no ban was sent")
+                    self.state.notify_all()
+                    return
             due = now + delay
             if self.typing:
                 due = max(due, self.typing[-1]["due"] + TYPING_GAP_S)
@@ -381,6 +388,10 @@ class Human:
                     self.log("dropped", code=item["code"], phrase=item["phrase"], why="new game")
                     continue
                 self.out(f"info string ptell {item['phrase']}")
+                if any(m.startswith("ban ") for m in item["meaning"]):
+                    self.bans_out = True
+                elif {"trades good", "cancel"} & set(item["meaning"]):
+                    self.bans_out = False
                 self.log(
                     "said",
                     code=item["code"],
@@ -497,6 +508,7 @@ class Human:
             with self.state:
                 self.game += 1
                 self.moves = 0
+                self.bans_out = False
                 self.thinking = False
                 self.clocks = None
                 self.color = None
