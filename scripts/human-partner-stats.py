@@ -58,7 +58,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 REQUEST_MOVES = 6
 SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"]
-OWN_MEANINGS = {"greet": "chat", "nosit": "chat"}
+OWN_MEANINGS = {"greet": "chat", "nosit": "down"}
 
 
 def ptell(rukav, text, cache={}):

@@ -93,7 +93,7 @@ READING = re.compile(
     r"|chat|help|unknown|(need|ban) [pnbrq] [123]|move \S+|(time|otim) \d+)$"
 )
 # What H says on its own; read right when Rukav reads it as `chat`.
-OWN_MEANINGS = {"greet": "chat", "nosit": "chat"}
+OWN_MEANINGS = {"greet": "chat", "nosit": "down"}
 
 # Tells that take each other back while still being typed.
 OPPOSITE = {("sit",): ("go",), ("go",): ("sit",), ("dead",): ("alive",), ("alive",): ("dead",)}
