@@ -43,6 +43,13 @@ use std::time::Duration;
 /// The share of the usual thinking time when partner messages are off (percent).
 const FULL_TIME_PERCENT: u32 = 100;
 
+/// Moves in a row (new moves, not restarts on changed pockets) for which the
+/// engine must be out of danger before it takes back what it said: `x`
+/// after `dead`, `trades` after `--q`. The short searches behind them
+/// flicker; a partner told `dead`, `x`, `dead` within seconds (as the
+/// scripted partner H saw in its first games) learns nothing he can use.
+const CALM_MOVES: u8 = 2;
+
 /// The gain that makes the engine sit for a piece: `sit_gain`, never
 /// less than `need_gain` (`advice` relies on it: with messages on, the
 /// piece it sits for was asked for).
@@ -124,6 +131,8 @@ pub struct Advice {
     pub winning: bool,
     /// The side to move is mated by force or lost (`lost_score`).
     pub lost: bool,
+    /// It is dead (stalls, or was told `go` while stalling), with messages on.
+    pub dead: bool,
     /// The owed-piece searches ran (not skipped for a low clock or a
     /// board without a partner): `messages` says what holds now.
     pub searched: bool,
@@ -204,6 +213,10 @@ pub struct Bughouse {
     go_while_stalling: bool,
     /// The engine told the partner why it declines his `sit`.
     declined_said: bool,
+    /// New moves in a row without being lost (for `x`: [`CALM_MOVES`]).
+    calm_moves: u8,
+    /// New moves in a row without a piece that mates us (for `trades`).
+    ban_free_moves: u8,
 }
 
 impl Default for Bughouse {
@@ -223,6 +236,8 @@ impl Default for Bughouse {
             holding: None,
             go_while_stalling: false,
             declined_said: false,
+            calm_moves: 0,
+            ban_free_moves: 0,
         }
     }
 }
@@ -295,6 +310,8 @@ impl Bughouse {
         self.holding = None;
         self.go_while_stalling = false;
         self.declined_said = false;
+        self.calm_moves = 0;
+        self.ban_free_moves = 0;
     }
 
     /// The four clocks in ms (UCI `bughouse clocks`): own board White and
@@ -464,6 +481,7 @@ impl Bughouse {
     /// ([`Bughouse::diagonal_ms`]).
     pub fn advice(&self, pos: &Position, own_ms: Option<u64>, their_ms: Option<u64>) -> Advice {
         let mut messages = Vec::new();
+        let mut dead = false;
         // The eleven short searches take a few milliseconds together; with
         // a low clock that time goes to the move.
         if !pos.rules().two_boards || own_ms.is_some_and(|t| t < ms(params::owed_min_clock_ms())) {
@@ -507,7 +525,7 @@ impl Bughouse {
                 messages.push(PartnerMessage::MustNotGive(k));
             }
             // Told `go` while stalling, it moves on but is still dead.
-            let dead = stall.is_some() || (lost && self.go_while_stalling);
+            dead = stall.is_some() || (lost && self.go_while_stalling);
             if dead && !self.said_dead {
                 messages.push(PartnerMessage::Dead);
             } else if !dead && self.said_dead {
@@ -540,6 +558,7 @@ impl Bughouse {
             stall,
             winning: owed.base >= params::sit_score(),
             lost,
+            dead,
             searched: true,
         }
     }
@@ -549,7 +568,8 @@ impl Bughouse {
     /// requests do not age then). A request is said again only once it has
     /// lapsed at the partner's end ([`REQUEST_MOVES`] of our moves). A ban
     /// (`--q`) holds at the partner's end until trades are good again: when
-    /// no ban holds any more at a new move, the engine says `trades`.
+    /// no ban has held for [`CALM_MOVES`] new moves in a row, the engine
+    /// says `trades`; `x` after `dead` waits as long.
     pub fn decide(
         &mut self,
         pos: &Position,
@@ -571,20 +591,31 @@ impl Bughouse {
             stall,
             winning,
             lost,
+            dead,
             searched,
         } = self.advice(pos, own_ms, their_ms);
         if searched && !lost {
             self.go_while_stalling = false;
         }
+        let is_ban = |m: &PartnerMessage| matches!(m, PartnerMessage::MustNotGive(_));
+        if searched && new_move {
+            let calm = |n: u8, danger: bool| if danger { 0 } else { n.saturating_add(1) };
+            self.calm_moves = calm(self.calm_moves, dead);
+            self.ban_free_moves = calm(self.ban_free_moves, messages.iter().any(is_ban));
+        } else if dead {
+            self.calm_moves = 0;
+        }
         let now = self.moves;
         let mut requests = Vec::new();
-        let is_ban = |m: &PartnerMessage| matches!(m, PartnerMessage::MustNotGive(_));
         let ban_said = self.said.iter().any(|(m, _)| is_ban(m));
-        if new_move && searched && ban_said && !messages.iter().any(is_ban) {
+        if new_move && searched && ban_said && self.ban_free_moves >= CALM_MOVES {
             self.said.retain(|(m, _)| !is_ban(m));
             requests.push(PartnerMessage::Trades);
         }
         for msg in messages {
+            if msg == PartnerMessage::Alive && self.calm_moves < CALM_MOVES {
+                continue;
+            }
             if matches!(msg, PartnerMessage::Dead | PartnerMessage::Alive) {
                 // Said once each way: `dead` holds at the partner's end
                 // until `x`.
@@ -788,6 +819,11 @@ mod tests {
         assert!(!restart.requests.contains(&PartnerMessage::Trades));
         let low_clock = b.decide(&pos, Some(1_000), Some(20_000), true);
         assert!(!low_clock.requests.contains(&PartnerMessage::Trades));
+        // Withdrawn after CALM_MOVES new moves without a piece that mates.
+        for _ in 1..CALM_MOVES {
+            let d = b.decide(&pos, Some(20_000), Some(20_000), true);
+            assert!(d.requests.is_empty(), "{d:?}");
+        }
         let d = b.decide(&pos, Some(20_000), Some(20_000), true);
         assert_eq!(d.requests, vec![PartnerMessage::Trades]);
         let d = b.decide(&pos, Some(20_000), Some(20_000), true);
@@ -903,7 +939,15 @@ mod tests {
             stall_budget(ms(params::hold_reserve_floor_ms()) + 299, 0),
             None
         );
+        // `x` only after CALM_MOVES new moves out of danger: a restart
+        // on changed pockets does not count.
         let safe = Position::startpos(Variant::Bughouse);
+        for _ in 1..CALM_MOVES {
+            let d = b.decide(&safe, Some(9_000), Some(3_000), true);
+            assert!(d.requests.is_empty(), "{d:?}");
+            let d = b.decide(&safe, Some(9_000), Some(3_000), false);
+            assert!(d.requests.is_empty(), "{d:?}");
+        }
         let d = b.decide(&safe, Some(9_000), Some(3_000), true);
         assert_eq!(d.requests, vec![PartnerMessage::Alive]);
         assert_eq!(d.hold, None);
