@@ -753,13 +753,7 @@ fn uci_no_sit_below_the_diagonal_clock() {
 /// impossible one is answered in words.
 #[test]
 fn xboard_a_persons_go_and_move_play_now() {
-    let mut s = Engine::start();
-    s.send("xboard");
-    s.send("protover 2");
-    s.expect("done", |l| l == "feature done=1");
-    s.send("new");
-    s.send("variant bughouse");
-    s.send("partner alice");
+    let mut s = zippy_session();
     s.expect("greeting", |l| {
         l.starts_with("tellics ptell Hi, I am Rukav")
     });

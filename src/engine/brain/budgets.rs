@@ -12,14 +12,21 @@ use super::params::{self, ms};
 use std::time::Duration;
 
 /// The clock (ms) a side that holds its move keeps, for every reason of
-/// holding, with `own_ms` on its clock in a game whose clock was `game_ms`
+/// holding but a forced mate against it ([`mated_stall_budget`]), with `own_ms` on its clock in a game whose clock was `game_ms`
 /// at the most: `hold_reserve_floor_ms`, half of `own_ms`
 /// (`hold_reserve_clock_divisor`) or a tenth of `game_ms`
 /// (`hold_reserve_game_divisor`), whichever is most. On a real server
 /// a side that sat until 2 s were left lost on time to lag.
 pub fn hold_reserve(own_ms: u64, game_ms: u64) -> u64 {
+    lag_reserve(game_ms).max(own_ms / ms(params::hold_reserve_clock_divisor()).max(1))
+}
+
+/// The clock (ms) no hold goes below in a game whose clock was `game_ms`:
+/// `hold_reserve_floor_ms` or a tenth of the game's clock
+/// (`hold_reserve_game_divisor`), whichever is more; what kept sides on a
+/// real server from flagging to lag.
+fn lag_reserve(game_ms: u64) -> u64 {
     ms(params::hold_reserve_floor_ms())
-        .max(own_ms / ms(params::hold_reserve_clock_divisor()).max(1))
         .max(game_ms / ms(params::hold_reserve_game_divisor()).max(1))
 }
 
@@ -58,10 +65,7 @@ pub fn stall_budget(own_ms: u64, game_ms: u64) -> Option<Duration> {
 /// made sides on a real server flag), enough to play on if a piece that
 /// breaks the mate arrives. `None` under `min_hold_ms`.
 pub fn mated_stall_budget(own_ms: u64, game_ms: u64) -> Option<Duration> {
-    let reserve = ms(params::hold_reserve_floor_ms())
-        .max(game_ms / ms(params::hold_reserve_game_divisor()).max(1));
-    let hold = own_ms.saturating_sub(reserve);
-    (hold >= ms(params::min_hold_ms())).then(|| Duration::from_millis(hold))
+    hold_above(own_ms, own_ms, lag_reserve(game_ms))
 }
 
 /// How long a side sits because its partner asked it to, with `own_ms` on
@@ -95,6 +99,12 @@ pub fn asked_sit_budget(own_ms: u64, diagonal_ms: Option<u64>, game_ms: u64) -> 
 /// A hold of `wanted_ms` cut to what the reserve leaves of `own_ms`
 /// ([`hold_reserve`]), or `None` when that is under `min_hold_ms`.
 fn hold_budget(wanted_ms: u64, own_ms: u64, game_ms: u64) -> Option<Duration> {
-    let hold = wanted_ms.min(own_ms.saturating_sub(hold_reserve(own_ms, game_ms)));
+    hold_above(wanted_ms, own_ms, hold_reserve(own_ms, game_ms))
+}
+
+/// A hold of `wanted_ms` that leaves `reserve_ms` of `own_ms`, or `None`
+/// when that is under `min_hold_ms`.
+fn hold_above(wanted_ms: u64, own_ms: u64, reserve_ms: u64) -> Option<Duration> {
+    let hold = wanted_ms.min(own_ms.saturating_sub(reserve_ms));
     (hold >= ms(params::min_hold_ms())).then(|| Duration::from_millis(hold))
 }
