@@ -267,6 +267,7 @@ impl Worker {
                 singular_ext
             };
             let new_depth = depth - 1 + ext;
+            let nodes_before = self.nodes;
             let score = if count == 1 {
                 -self.search::<PV>(&child, new_depth, -beta, -alpha, ply + 1, &Root::NONE)
             } else {
@@ -283,6 +284,9 @@ impl Worker {
                 self.search_later_move::<PV>(&child, new_depth, r, alpha, beta, ply)
             };
             self.keys.pop();
+            if root {
+                self.add_root_effort(m, self.nodes - nodes_before);
+            }
             if self.stopped() && !(root && count == 1) {
                 return 0;
             }

@@ -73,6 +73,9 @@ impl Worker {
         };
         let mut best_move_changes = 0u32;
         let mut last_best = Move::NULL;
+        let mut previous_score = None;
+        self.root_effort.clear();
+        self.root_effort.extend(root_moves.iter().map(|&m| (m, 0)));
         let mut scores = vec![-INF; multipv];
         let start_depth = 1;
         for depth in start_depth..=max_depth {
@@ -169,7 +172,10 @@ impl Worker {
                 root_moves: root_moves.len(),
                 score: result.score,
                 best_move_changes,
+                best_move_effort: self.root_effort_percent(result.best),
+                previous_score,
             };
+            previous_score = Some(result.score);
             if self.id == 0
                 && !self.shared.pondering.load(Ordering::Relaxed)
                 && self.limits.time.stop_after_iteration(&iteration)

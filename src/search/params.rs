@@ -173,6 +173,27 @@ tuning_params! {
     time_changes_decay_depth: 8, 4, 16, 1;
     /// Best-move changes remembered at most.
     time_changes_cap: 3, 1, 8, 1;
+    /// A best move that is not stable extends the soft limit by this much
+    /// per recent change (percent).
+    time_unstable_percent: 20, 0, 60, 5;
+    /// The best move's share of the root nodes scales the soft limit from
+    /// this depth on.
+    time_effort_min_depth: 8, 4, 14, 1;
+    /// The soft limit is scaled by `(time_effort_base - share) *
+    /// time_effort_scale / 100` percent, where `share` is the percentage of
+    /// the root nodes spent on the best move (a move that took all the
+    /// effort is easy; one that took little is in doubt).
+    time_effort_base: 150, 110, 200, 5;
+    /// See `time_effort_base`.
+    time_effort_scale: 140, 80, 200, 5;
+    /// A score that fell since the last iteration extends the soft limit by
+    /// this many percent per 10 centipawns of the fall ...
+    time_falling_percent: 5, 0, 15, 1;
+    /// ... up to this share of the soft limit (percent).
+    time_falling_max: 150, 100, 250, 10;
+    /// A score that rose shortens the soft limit the same way, down to
+    /// this share (percent).
+    time_rising_min: 85, 50, 100, 5;
     /// Time per move: moves a sudden-death clock is planned for (when
     /// `movestogo` is absent).
     moves_horizon: 30, 10, 60, 2;

@@ -5,7 +5,7 @@
 //! saturates: no clock value, however large, overflows.
 
 use super::params;
-use super::score::{MATE, MATE_BOUND};
+use super::score::{is_decisive, MATE, MATE_BOUND};
 use crate::rules::Rules;
 use crate::types::Color;
 use std::time::Duration;
@@ -94,6 +94,11 @@ pub struct IterationEnd {
     pub score: i32,
     /// Recent best-move changes (decaying).
     pub best_move_changes: u32,
+    /// The share of this search's root nodes spent below the best move
+    /// (percent, 0-100; `None` where it is not known).
+    pub best_move_effort: Option<u32>,
+    /// The score of the iteration before (`None` at the first).
+    pub previous_score: Option<i32>,
 }
 
 impl Budget {
@@ -225,9 +230,8 @@ impl Budget {
                 return true;
             }
         }
-        self.soft.is_some_and(|soft| {
-            soft_limit_reached(it.elapsed, soft, it.depth, it.best_move_changes)
-        })
+        self.soft
+            .is_some_and(|soft| it.elapsed.as_secs_f64() >= soft.as_secs_f64() * soft_scale(it))
     }
 
     /// Does a search that has finished keep its result back after
@@ -248,22 +252,45 @@ fn percent(x: u64, share: u64) -> u64 {
     u64::try_from(u128::from(x) * u128::from(share) / u128::from(PERCENT)).unwrap_or(u64::MAX)
 }
 
-/// Has the soft limit `soft` been reached after `elapsed` at `depth`? A
-/// stable best move ends the search at a share of it.
-fn soft_limit_reached(
-    elapsed: Duration,
-    soft: Duration,
-    depth: i32,
-    best_move_changes: u32,
-) -> bool {
-    let stable = depth > params::time_stable_min_depth()
-        && i64::from(best_move_changes) <= i64::from(params::time_stable_changes_max());
-    let factor = if stable {
-        f64::from(params::time_stable_percent()) / f64::from(PERCENT)
+/// The share of the soft limit that the iteration `it` may use before
+/// deepening stops (1.0: all of it): the product of
+/// - the best move's stability: a move that stayed the best for a while
+///   (`time_stable_*`) uses a share, one that keeps changing more
+///   (`time_unstable_percent` per recent change);
+/// - the effort it took: from `time_effort_min_depth` on, the fewer root
+///   nodes the best move needed, the longer the search goes on
+///   (`time_effort_base`, `time_effort_scale`);
+/// - the score's trend: a falling score extends the search, a rising one
+///   shortens it (`time_falling_*`, `time_rising_min`).
+fn soft_scale(it: &IterationEnd) -> f64 {
+    let pct = |v: i64| v as f64 / f64::from(PERCENT);
+    let stable = it.depth > params::time_stable_min_depth()
+        && i64::from(it.best_move_changes) <= i64::from(params::time_stable_changes_max());
+    let stability = if stable {
+        pct(i64::from(params::time_stable_percent()))
     } else {
-        1.0
+        pct(100 + i64::from(params::time_unstable_percent()) * i64::from(it.best_move_changes))
     };
-    elapsed.as_secs_f64() >= soft.as_secs_f64() * factor
+    let effort = match it.best_move_effort {
+        Some(share) if it.depth >= params::time_effort_min_depth() => {
+            let base = i64::from(params::time_effort_base());
+            let scale = i64::from(params::time_effort_scale());
+            pct((base - i64::from(share.min(100))).max(0) * scale / i64::from(PERCENT))
+        }
+        _ => 1.0,
+    };
+    let trend = match it.previous_score {
+        Some(prev) if !is_decisive(prev) && !is_decisive(it.score) => {
+            let fall = i64::from(prev) - i64::from(it.score);
+            let change = fall * i64::from(params::time_falling_percent()) / 10;
+            // max-then-min: a tuning that crosses the bounds never panics.
+            pct((100 + change)
+                .max(i64::from(params::time_rising_min()))
+                .min(i64::from(params::time_falling_max())))
+        }
+        _ => 1.0,
+    };
+    stability * effort * trend
 }
 
 #[cfg(test)]
@@ -375,6 +402,8 @@ mod tests {
             root_moves,
             score,
             best_move_changes: 3,
+            best_move_effort: None,
+            previous_score: None,
         }
     }
 
@@ -420,7 +449,10 @@ mod tests {
         );
         assert!(b.is_timed());
         assert!(!b.stop_after_iteration(&iteration(20, 999, 20, 0)));
-        assert!(b.stop_after_iteration(&iteration(20, 1000, 20, 0)));
+        // Three recent changes of the best move stretch the soft limit.
+        let stretched = 10 * (100 + 3 * params::time_unstable_percent()) as u64;
+        assert!(!b.stop_after_iteration(&iteration(20, stretched - 1, 20, 0)));
+        assert!(b.stop_after_iteration(&iteration(20, stretched, 20, 0)));
         let stable = IterationEnd {
             best_move_changes: 0,
             ..iteration(20, 999, 20, 0)
@@ -470,5 +502,52 @@ mod tests {
             Budget::for_clock(&Clock::default(), Color::White, 30, 30),
             b
         );
+    }
+
+    /// The soft limit stretches for a move that took little of the root
+    /// effort and for a falling score, and shrinks for an easy move.
+    #[test]
+    fn effort_and_score_trend_scale_the_soft_limit() {
+        let at = |effort: Option<u32>, previous: Option<i32>, score: i32| IterationEnd {
+            best_move_changes: 0,
+            best_move_effort: effort,
+            previous_score: previous,
+            ..iteration(20, 0, 30, score)
+        };
+        let plain = soft_scale(&at(None, None, 0));
+        let easy = soft_scale(&at(Some(98), None, 0));
+        let doubtful = soft_scale(&at(Some(25), None, 0));
+        assert!(
+            easy < plain && plain < doubtful,
+            "{easy} {plain} {doubtful}"
+        );
+        let falling = soft_scale(&at(None, Some(80), 0));
+        let rising = soft_scale(&at(None, Some(-80), 0));
+        assert!(
+            rising < plain && plain < falling,
+            "{rising} {plain} {falling}"
+        );
+        // A mate score says nothing about a trend.
+        assert_eq!(soft_scale(&at(None, Some(MATE - 10), 0)), plain);
+        // Too shallow for the effort to count.
+        let shallow = IterationEnd {
+            depth: params::time_effort_min_depth() - 1,
+            ..at(Some(5), None, 0)
+        };
+        let shallow_plain = IterationEnd {
+            best_move_effort: None,
+            ..shallow
+        };
+        assert_eq!(soft_scale(&shallow), soft_scale(&shallow_plain));
+        // The budget stops by the scaled limit.
+        let b = Budget::limits(
+            Some(Duration::from_millis(1000)),
+            Some(Duration::from_millis(4000)),
+        );
+        let doubtful_late = IterationEnd {
+            elapsed: Duration::from_millis(1000),
+            ..at(Some(10), Some(100), 0)
+        };
+        assert!(!b.stop_after_iteration(&doubtful_late));
     }
 }

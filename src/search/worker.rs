@@ -76,6 +76,9 @@ pub struct Worker {
     pub(super) pv_len: [usize; MAX_PLY + 1],
     /// Root moves already reported in earlier MultiPV lines of this iteration.
     pub(super) excluded_root: Vec<Move>,
+    /// Nodes searched below each root move in this search (main thread's
+    /// time management: the best move's share of the effort).
+    pub(super) root_effort: Vec<(Move, u64)>,
     /// Late-move reductions by depth and move number.
     pub(super) lmr: Box<[[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]>,
     pub(super) has_bias: bool,
@@ -160,6 +163,7 @@ impl Worker {
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             excluded_root: Vec::new(),
+            root_effort: Vec::new(),
             has_bias: setup.bias.iter().flatten().any(|&b| b != 0),
             setup,
             lmr,
@@ -228,6 +232,22 @@ impl Worker {
         for &m in &tried.captures {
             self.histories.update_capture(pos, m, -bonus);
         }
+    }
+
+    /// Counts `nodes` searched below root move `m`.
+    pub(super) fn add_root_effort(&mut self, m: Move, nodes: u64) {
+        if let Some(entry) = self.root_effort.iter_mut().find(|e| e.0 == m) {
+            entry.1 += nodes;
+        }
+    }
+
+    /// The percentage of the root effort spent below `m` (`None` before
+    /// any was counted).
+    pub(super) fn root_effort_percent(&self, m: Move) -> Option<u32> {
+        let total: u64 = self.root_effort.iter().map(|e| e.1).sum();
+        let spent = self.root_effort.iter().find(|e| e.0 == m)?.1;
+        (total > 0)
+            .then(|| u32::try_from(u128::from(spent) * 100 / u128::from(total)).unwrap_or(100))
     }
 
     /// The main thread starts root move `m`, the `count`-th of this line:
