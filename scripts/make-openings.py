@@ -36,6 +36,9 @@ def main():
     ap.add_argument("--limit", type=int, default=150)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--engine", default="target/release/rukav")
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="a UCI option for the judging engine (repeatable), e.g. "
+                         "'Use NNUE=false' for multi-variant Stockfish")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     rng = random.Random(args.seed)
@@ -51,6 +54,11 @@ def main():
         kind, value = last[i + 1], int(last[i + 2])
         return value if kind == "cp" else 100000
 
+    for option in args.option:
+        name, sep, value = option.partition("=")
+        if not sep:
+            ap.error(f"--option {option!r}: expected NAME=VALUE")
+        send(f"setoption name {name} value {value}")
     uci_variant = {"giveaway": "giveaway"}.get(args.variant, args.variant)
     send(f"setoption name UCI_Variant value {uci_variant}")
     seen = set()
@@ -78,7 +86,8 @@ def main():
     eng.quit()
     with open(args.out, "w") as f:
         f.write(f"# {args.variant} openings: {len(out)} positions, {args.plies}-{args.plies + 1} random plies "
-                f"from the start, |score| <= {args.limit} cp at {args.nodes} nodes by {args.engine}; "
+                f"from the start, |score| <= {args.limit} cp at {args.nodes} nodes by {args.engine}"
+                f"{' (' + ', '.join(args.option) + ')' if args.option else ''}; "
                 f"seed {args.seed}; {tries} drawn\n")
         for fen in out:
             f.write(fen + "\n")
