@@ -132,7 +132,9 @@ def flagged_board(boards):
             continue
         loser_is_white = m.group(1) == bd['white']
         loser_clock = clocks[0] if loser_is_white else clocks[1]
-        white_to_move = bd.get('plies', 0) % 2 == 0
+        # The side to move after the last move (style 12); older records have only the plies,
+        # which miss the moves made before the referee observed the board.
+        white_to_move = bd['to_move'] == 'W' if 'to_move' in bd else bd.get('plies', 0) % 2 == 0
         if white_to_move != loser_is_white and loser_clock > 0:
             continue
         flag_at = bd['last_move_t'] + loser_clock
