@@ -37,6 +37,7 @@ def bot_games(bot):
         return games
     cur = None
     clock_cs = None
+    last_heard, unmoved = None, []
     for ln in open(path, errors='replace'):
         ln = ln.rstrip('\n')
         if ln.startswith('<ICS: '):
@@ -44,17 +45,19 @@ def bot_games(bot):
             for m in re.finditer(r'\{Game \d+ \((\w+) vs\. (\w+)\) Creating ', text):
                 if bot in m.groups():
                     cur = dict(illegal=[], errors=[], sits=[], moves=0, told=[], heard=[], holdings=0,
-                               waits=0, last_move_clock_cs=None)
+                               waits=0, last_move_clock_cs=None, engine_moves=[], heard_log=[])
+                    last_heard = None  # the latest tell passed to the engine
+                    unmoved = []  # tells passed on since the engine's latest move
                     games.append(cur)
             if cur is not None:
                 cur['illegal'] += re.findall(r'^Illegal move.*$', text, re.M)
             continue
         if cur is None:
             continue
-        m = re.match(r'^\d+ ([<>])first : (.*)$', ln)
+        m = re.match(r'^(\d+) ([<>])first : (.*)$', ln)
         if not m:
             continue
-        way, msg = m.groups()
+        t_ms, way, msg = m.groups()
         if way == '>':
             if msg.startswith('time '):
                 clock_cs = int(msg.split()[1])
@@ -62,9 +65,16 @@ def bot_games(bot):
                 cur['holdings'] += 1
             elif msg.startswith('ptell '):
                 cur['heard'].append(msg[6:])
+                # What the engine writes back after it, until the next tell (h_talk.py).
+                last_heard = dict(text=msg[6:], t_ms=int(t_ms), after=[], sat=False,
+                                  not_understood=False)
+                cur['heard_log'].append(last_heard)
+                unmoved.append(last_heard)
             continue
         if msg.startswith('move '):
             cur['moves'] += 1
+            cur['engine_moves'].append(msg.split()[1] if len(msg.split()) > 1 else '')
+            unmoved = []
             cur['last_move_clock_cs'] = clock_cs
             cur['sitting'] = None
         elif msg.startswith('# sitting'):
@@ -73,10 +83,17 @@ def bot_games(bot):
                        clock_ms=None if clock_cs is None else clock_cs * 10, after_move=cur['moves'])
             cur['sits'].append(sit)
             cur['sitting'] = sit
+            if sit['reason'] == 'as the partner asked':
+                for h in unmoved:
+                    h['sat'] = True
         elif msg.startswith('# no legal move'):
             cur['waits'] += 1
         elif msg.startswith('tellics ptell '):
             cur['told'].append(msg[len('tellics ptell '):])
+            if last_heard is not None:
+                last_heard['after'].append(msg[len('tellics ptell '):])
+        elif msg.startswith('# partner tell not (fully) understood') and last_heard is not None:
+            last_heard['not_understood'] = True
         elif msg.startswith('Error') or msg.startswith('Illegal move'):
             cur['errors'].append(msg)
     return games
@@ -97,6 +114,8 @@ totals = collections.Counter()
 team_points = collections.Counter()
 engine_drops = collections.defaultdict(lambda: collections.Counter())
 time_losses = []
+winners = []  # per game: 'AB', 'CD', 'draw' or None
+flag_losers = []  # per game: the player who lost on time on the board where the flag fell, or None
 
 
 def flagged_board(boards):
@@ -113,7 +132,9 @@ def flagged_board(boards):
             continue
         loser_is_white = m.group(1) == bd['white']
         loser_clock = clocks[0] if loser_is_white else clocks[1]
-        white_to_move = bd.get('plies', 0) % 2 == 0
+        # The side to move after the last move (style 12); older records have only the plies,
+        # which miss the moves made before the referee observed the board.
+        white_to_move = bd['to_move'] == 'W' if 'to_move' in bd else bd.get('plies', 0) % 2 == 0
         if white_to_move != loser_is_white and loser_clock > 0:
             continue
         flag_at = bd['last_move_t'] + loser_clock
@@ -127,6 +148,7 @@ for k, rec in enumerate(records):
     illegal = sum(len(i['illegal']) + len(i['errors']) for i in info.values() if i)
     winner_team = None
     flag_board = flagged_board(rec['boards'])
+    flag_loser = None
     for bd in rec['boards']:
         reason = bd.get('reason') or ''
         res = bd.get('result')
@@ -138,6 +160,8 @@ for k, rec in enumerate(records):
             winner_team = 'draw'
         losses = ''
         m = re.search(r'(\w+) forfeits on time', reason)
+        if m and bd['game'] == flag_board:
+            flag_loser = m.group(1)
         if m and bd['game'] != flag_board:
             losses = "the partner's flag"
         elif m and m.group(1) in info and info[m.group(1)]:
@@ -162,6 +186,8 @@ for k, rec in enumerate(records):
     totals['illegal'] += illegal
     totals['timed_out'] += bool(rec.get('timed_out'))
     team_points[winner_team] += 1
+    winners.append(winner_team)
+    flag_losers.append(flag_loser)
 p('')
 names = {'AB': f'BugA+BugB ({engines["BugA"]}+{engines["BugB"]})',
          'CD': f'BugC+BugD ({engines["BugC"]}+{engines["BugD"]})'}
@@ -192,6 +218,10 @@ for b in BOTS:
         for t in g['told']:
             examples[(engines[b], t)] += 1
 p('Most said: ' + '; '.join(f'{e}: "{t}" x{c}' for (e, t), c in examples.most_common(12)))
+if 'human' in engines.values():
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import h_talk
+    out += h_talk.report(D, records, per_bot, engines, TEAM, winners, flag_losers)
 text = '\n'.join(out) + '\n'
 os.makedirs(D, exist_ok=True)
 open(os.path.join(D, 'table.md'), 'w').write(text)

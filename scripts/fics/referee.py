@@ -155,6 +155,7 @@ while played < args.games:
                     if '@' in f[27]:
                         b['drops'][mover] += 1
                     b['clocks_ms'] = (int(f[24]), int(f[25]))
+                    b['to_move'] = f[9]
             else:
                 m = re_end.match(ln.strip())
                 if m and int(m.group(1)) in boards and not m.group(4).startswith('Creating'):

@@ -5,6 +5,9 @@
 #   e.g. run.sh rukav4 "rukav rukav rukav rukav" 20
 #        run.sh vs-sjeng "rukav rukav sjeng sjeng" 20
 #        run.sh mixed "rukav sjeng sjeng rukav" 6 "2 0,3 0"
+#        run.sh h-rukav "rukav human sjeng sjeng" 20      # H (scripts/human-partner.py) beside Rukav
+#        run.sh h-sjeng "sjeng human sjeng sjeng" 20      # ... and beside Sjeng
+#   Use a new TAG for each run. H's log goes to logs/TAG/h-BOT.jsonl (bots.sh: H_SEED, H_ARGS, DEPTH).
 # The server and Xvfb must run (setup.sh, or start_server.sh after a reboot).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -14,6 +17,7 @@ L=$R/logs
 mkdir -p "$L/$TAG"
 # Sjeng learns into ~/.sjeng (kept under each bot's directory): start every run from nothing.
 rm -rf "$R"/zippy/Bug?/sjenghome
+export H_LOG_DIR=$L/$TAG
 # shellcheck disable=SC2086
 "$HERE/bots.sh" start $SEATS || exit 2
 python3 "$HERE/referee.py" --tag "$TAG" --games "$GAMES" --tc "$TC"
