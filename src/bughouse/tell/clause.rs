@@ -4,6 +4,7 @@
 //! before `never give`, `q mates me` before `q`). A clause no pattern
 //! covers is not understood (`None`).
 
+use super::outcome::{opponent_mates, speaker_loses};
 use super::reading::{Level, Reading};
 use super::words::{
     is_chat, is_filler, is_mate, is_negation, is_strong_chat, piece_list, pieces_of, uci_move,
@@ -47,6 +48,16 @@ pub(super) fn read_clause(raw: &[String], question: bool) -> Readings {
         .position(|w| is_subordinate(w))
         .map_or(raw.len(), |i| i + 1);
     let raw = &raw[..end];
+    if let Some(kinds) = piece_list_in(raw).filter(|_| opponent_mates(raw)) {
+        // "he mates with q", "his n mates", "opp has mate with r": the
+        // piece mates the speaker, as in "q mates me".
+        return Some(
+            kinds
+                .into_iter()
+                .map(|k| Reading::Ban(k, Level::Mates))
+                .collect(),
+        );
+    }
     let subject = matches!(raw.first(), Some(&("i" | "im" | "ill" | "ive")));
     let words: Vec<&str> = raw
         .iter()
@@ -401,23 +412,19 @@ fn piece_list_in(c: &[&str]) -> Option<Vec<PieceType>> {
     (0..c.len()).find_map(|i| piece_list(c, i).map(|(k, _)| k))
 }
 
-/// A clause that starts with `if`: `if he gets q im dead` (ban, level 3),
-/// `if i get n i mate` (need, level 3).
+/// A clause that starts with `if`: `if he gets q im dead`, `if he gets q
+/// he mates` (ban, level 3), `if i get n i mate`, `if i get n hes dead`
+/// (need, level 3).
 fn read_if(raw: &[&str]) -> Readings {
     let c: Vec<&str> = raw.iter().copied().filter(|w| !is_filler(w)).collect();
     let kinds = piece_list_in(&c)?;
     if c.iter().any(|w| is_negation(w)) {
         return None;
     }
-    let lost = c
-        .iter()
-        .any(|w| matches!(*w, "dead" | "mated" | "lose" | "lost" | "toast"))
-        || mate_word(&c) == Some(true);
-    let wins = mate_word(&c) == Some(false) || c.contains(&"win");
-    let make: fn(PieceType) -> Reading = match (lost, wins) {
-        (true, false) => |k| Reading::Ban(k, Level::Mates),
-        (false, true) => |k| Reading::Need(k, Level::Mates),
-        _ => return None,
+    let make: fn(PieceType) -> Reading = if speaker_loses(raw)? {
+        |k| Reading::Ban(k, Level::Mates)
+    } else {
+        |k| Reading::Need(k, Level::Mates)
     };
     Some(kinds.into_iter().map(make).collect())
 }

@@ -20,6 +20,7 @@
 //! `move M`, `time CS`, `otim CS`, `chat`, `help`, `unknown`.
 
 mod clause;
+mod outcome;
 mod reading;
 mod words;
 
@@ -287,6 +288,32 @@ mod tests {
             "down 5 parsecs",
         ] {
             assert_eq!(shown(odd), ["unknown"], "{odd}");
+        }
+    }
+
+    /// Who mates decides the meaning: the partner's opponent mating
+    /// (`he mates with q`, `his n mates`) asks for a ban, the partner
+    /// mating (`i mate with q`, `q mates him`) for a need. These were read
+    /// the opposite way when "he", "his" and "opp" were only filler.
+    #[test]
+    fn the_side_that_mates_decides_need_or_ban() {
+        for (text, meant) in [
+            ("he mates with a queen", "ban q 3"),
+            ("my opp mates with a rook", "ban r 3"),
+            ("his n mates", "ban n 3"),
+            ("he needs a q to mate", "ban q 3"),
+            ("opp has mate with n", "ban n 3"),
+            ("if he gets q he mates", "ban q 3"),
+            ("if he gets q im dead", "ban q 3"),
+            ("q mates me", "ban q 3"),
+            ("i mate with q", "need q 3"),
+            ("q mates him", "need q 3"),
+            ("n mates", "need n 3"),
+            ("if i get n i mate", "need n 3"),
+            ("if i get n hes dead", "need n 3"),
+            ("if i get n he is mated", "need n 3"),
+        ] {
+            assert_eq!(shown(text), [meant], "{text}");
         }
     }
 
