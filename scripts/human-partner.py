@@ -699,7 +699,7 @@ class Human:
                 self.set_clock(clocks[0], clocks[1], "opp")
             self.thinking = False
             self.moves += 1
-            self.stm = "b" if self.stm == "w" else "w"
+            self.stm = other_side(self.stm)
             self.log("move", move=move)
 
     def clocks_now(self):
@@ -989,10 +989,10 @@ class CecpHuman(Human):
         elif cmd == "otim":
             self.opp_cs = int_or_none(rest)
         elif cmd == "undo":
-            self.stm = "b" if self.stm == "w" else "w"
+            self.stm = other_side(self.stm)
         elif cmd in ("usermove", "go"):
             if cmd == "usermove":
-                self.stm = "b" if self.stm == "w" else "w"
+                self.stm = other_side(self.stm)
             else:
                 self.force = False
             if not self.force:
@@ -1017,7 +1017,13 @@ class CecpHuman(Human):
         self.send(line)
 
 
+def other_side(stm):
+    """The other side to move ("w"/"b")."""
+    return "b" if stm == "w" else "w"
+
+
 def int_or_none(text):
+    """The first word of `text` as an int, or None."""
     try:
         return int(text.split()[0])
     except (ValueError, IndexError):
@@ -1031,7 +1037,7 @@ def side_to_move(words):
     if len(words) > 2 and words[1] == "fen":
         stm = words[3] if len(words) > 3 and words[3] in ("w", "b") else "w"
     if len(moves) % 2:
-        stm = "b" if stm == "w" else "w"
+        stm = other_side(stm)
     return stm
 
 

@@ -106,6 +106,8 @@ def rukav_answer(text):
 
 
 def sjeng_answer(text):
+    """(readings, not understood) of one of Sjeng's tells, or None when it
+    is no answer."""
     for pattern in SJENG_NOT:
         if re.match(pattern, text):
             return [], True

@@ -12,10 +12,11 @@ use super::params::{self, ms};
 use std::time::Duration;
 
 /// The clock (ms) a side that holds its move keeps, for every reason of
-/// holding but a forced mate against it ([`mated_stall_budget`]), with `own_ms` on its clock in a game whose clock was `game_ms`
-/// at the most: `hold_reserve_floor_ms`, half of `own_ms`
-/// (`hold_reserve_clock_divisor`) or a tenth of `game_ms`
-/// (`hold_reserve_game_divisor`), whichever is most. On a real server
+/// holding but a forced mate against it ([`mated_stall_budget`]), with
+/// `own_ms` on its clock in a game whose clock was `game_ms` at the most:
+/// `hold_reserve_floor_ms`, half of `own_ms` (`hold_reserve_clock_divisor`)
+/// or a tenth of `game_ms` (`hold_reserve_game_divisor`), whichever is
+/// most. On a real server
 /// a side that sat until 2 s were left lost on time to lag.
 pub fn hold_reserve(own_ms: u64, game_ms: u64) -> u64 {
     lag_reserve(game_ms).max(own_ms / ms(params::hold_reserve_clock_divisor()).max(1))
