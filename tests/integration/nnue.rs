@@ -289,17 +289,19 @@ fn the_embedded_network_loads() {
         net.description()
     );
     // Bughouse has its own network, trained on two-board games, and
-    // antichess one (mixed with the hand-written evaluation); the other
-    // variants have none.
+    // antichess one (mixed with the hand-written evaluation) that serves
+    // giveaway too; the other variants have none.
     let (name, bug) = nnue::embedded_for(Variant::Bughouse).expect("a bughouse network");
     assert!(name.starts_with("rukav-bug-"), "{name}");
     assert!(!bug.serves(Variant::Crazyhouse) && !net.serves(Variant::Bughouse));
     assert!(bug.description().contains("bughouse positions"));
     let (name, anti) = nnue::embedded_for(Variant::Antichess).expect("an antichess network");
     assert!(name.starts_with("rukav-anti-"), "{name}");
-    assert!(anti.serves(Variant::Antichess) && !anti.serves(Variant::Giveaway));
+    assert!(anti.serves(Variant::Antichess) && anti.serves(Variant::Giveaway));
     assert!(anti.description().contains("antichess positions"));
-    for v in [Variant::Chess, Variant::Giveaway] {
+    let (gw_name, _) = nnue::embedded_for(Variant::Giveaway).expect("a giveaway network");
+    assert_eq!(gw_name, name);
+    for v in [Variant::Chess, Variant::Suicide] {
         assert!(nnue::embedded_for(v).is_none(), "{v:?}");
     }
 }

@@ -537,8 +537,8 @@ fn nnue_options_load_refuse_and_switch() {
     assert!(e.quit().success());
 }
 
-/// Antichess is evaluated by the built-in network mixed with the
-/// hand-written evaluation (`losers_net_share`), giveaway by the
+/// Antichess and giveaway are evaluated by the built-in network mixed with
+/// the hand-written evaluation (`losers_net_share`), suicide by the
 /// hand-written one alone; `eval` prints each part and the mix.
 #[test]
 fn antichess_mixes_the_network_with_the_hand_written_evaluation() {
@@ -572,7 +572,21 @@ fn antichess_mixes_the_network_with_the_hand_written_evaluation() {
             .any(|l| l.contains(&format!("[NNUE {share}%, hand-written {}%]", 100 - share))),
         "{out:?}"
     );
+    // Giveaway is served by the same network, mixed the same way ...
     e.set_variant(Variant::Giveaway);
+    e.send("position startpos moves e2e3 b7b5");
+    e.send("eval");
+    let out = e.sync();
+    let hand = score(&out, "hand-written evaluation ").expect("hand-written score");
+    let net = score(&out, "NNUE evaluation ").expect("network score");
+    assert_eq!(
+        score(&out, "final evaluation "),
+        Some(rukav::eval::mix_evaluations(net, hand, share)),
+        "{out:?}"
+    );
+    e.go_legal(Variant::Giveaway.rules(), "nodes 20000");
+    // ... and suicide, which no network serves, by the hand-written one.
+    e.set_variant(Variant::Suicide);
     e.send("position startpos moves e2e3");
     e.send("eval");
     let out = e.sync();
@@ -582,7 +596,6 @@ fn antichess_mixes_the_network_with_the_hand_written_evaluation() {
         "{out:?}"
     );
     assert!(out.iter().any(|l| l.contains("[hand-written]")), "{out:?}");
-    e.go_legal(Variant::Giveaway.rules(), "nodes 20000");
     assert!(e.quit().success());
 }
 

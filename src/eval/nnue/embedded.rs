@@ -25,8 +25,8 @@ static EMBEDDED_FILES: &[(&str, &[u8])] = &[
         include_bytes!("../../../nets/rukav-bug-d4a20cde1fda.nnue"),
     ),
     (
-        "rukav-anti-96192a4fd6bf.nnue",
-        include_bytes!("../../../nets/rukav-anti-96192a4fd6bf.nnue"),
+        "rukav-anti-62febfca8d24.nnue",
+        include_bytes!("../../../nets/rukav-anti-62febfca8d24.nnue"),
     ),
 ];
 
