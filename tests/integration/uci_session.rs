@@ -584,6 +584,11 @@ fn antichess_mixes_the_network_with_the_hand_written_evaluation() {
         Some(rukav::eval::mix_evaluations(net, hand, share)),
         "{out:?}"
     );
+    assert!(
+        out.iter()
+            .any(|l| l.contains(&format!("[NNUE {share}%, hand-written {}%]", 100 - share))),
+        "{out:?}"
+    );
     e.go_legal(Variant::Giveaway.rules(), "nodes 20000");
     // ... and suicide, which no network serves, by the hand-written one.
     e.set_variant(Variant::Suicide);

@@ -7,7 +7,8 @@
 use super::outcome::{opponent_mates, speaker_loses};
 use super::reading::{Level, Reading};
 use super::words::{
-    is_chat, is_filler, is_mate, is_negation, is_strong_chat, piece_list, pieces_of, uci_move,
+    is_chat, is_filler, is_first_person, is_mate, is_negation, is_strong_chat, piece_list,
+    pieces_of, uci_move,
 };
 use crate::types::PieceType;
 
@@ -58,7 +59,7 @@ pub(super) fn read_clause(raw: &[String], question: bool) -> Readings {
                 .collect(),
         );
     }
-    let subject = matches!(raw.first(), Some(&("i" | "im" | "ill" | "ive")));
+    let subject = raw.first().is_some_and(|w| is_first_person(w));
     let words: Vec<&str> = raw
         .iter()
         .skip(usize::from(subject))

@@ -3,7 +3,7 @@
 //! `im dead`, `q mates me`). The same piece is a need in the first case and
 //! a ban in the second, so the subject decides the meaning.
 
-use super::words::{is_mate, is_negation};
+use super::words::{is_first_person, is_mate, is_negation};
 
 /// Words of losing a game: said of the speaker (`im dead`) they ask for a
 /// ban, said of the opponent (`hes dead`) for a need.
@@ -63,7 +63,7 @@ fn speaker_loses_at(raw: &[&str], k: usize) -> bool {
             if is_opponent(w) {
                 Some(true)
             } else {
-                matches!(*w, "i" | "im" | "ill" | "ive").then_some(false)
+                is_first_person(w).then_some(false)
             }
         })
         .unwrap_or(false);

@@ -319,6 +319,11 @@ pub fn is_mate(w: &str) -> bool {
     )
 }
 
+/// The speaker as a subject: `i`, `im`, `ill`, `ive`.
+pub fn is_first_person(w: &str) -> bool {
+    matches!(w, "i" | "im" | "ill" | "ive")
+}
+
 /// Words of negation.
 pub fn is_negation(w: &str) -> bool {
     matches!(
