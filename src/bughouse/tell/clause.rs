@@ -42,6 +42,9 @@ pub(super) fn read_clause(raw: &[String], question: bool) -> Readings {
     if raw.first() == Some(&"if") {
         return read_if(&raw[1..]);
     }
+    if let Some(found) = read_outcome_then_if(raw) {
+        return Some(found);
+    }
     // A subordinate part adds nothing to the request: "sit until i say go".
     let end = raw
         .iter()
@@ -367,6 +370,9 @@ fn read_subject(c: &[&str]) -> Readings {
         [w, "mated"] if dead(w) || matches!(*w, "forced") => one(Reading::Dead),
         ["ok" | "fine" | "safe" | "alive" | "back" | "good" | "better" | "alright" | "solid"
         | "rock" | "x"] => one(Reading::Alive),
+        // "i have mate with n", "i got mate with q": a need of level 3,
+        // as "mate with n"; "i have mate" alone is news.
+        ["have" | "got" | "see", m, ..] if is_mate(m) => read_command(&c[1..]),
         _ if matches!(
             verb,
             "sit" | "sitting" | "stall" | "stalling" | "wait" | "waiting" | "frozen" | "stuck"
@@ -428,6 +434,19 @@ fn read_if(raw: &[&str]) -> Readings {
         |k| Reading::Need(k, Level::Mates)
     };
     Some(kinds.into_iter().map(make).collect())
+}
+
+/// An outcome followed by its condition: `they mate if they get a rook`,
+/// `im dead if he gets q`, `i mate if i get n`. Read as the same clause
+/// with `if` first; `None` when the part before `if` says no outcome
+/// (`sit if he gets q` is a sit, read by the caller).
+fn read_outcome_then_if(raw: &[&str]) -> Readings {
+    let at = raw.iter().skip(1).position(|w| *w == "if")? + 1;
+    let (outcome, condition) = (&raw[..at], &raw[at + 1..]);
+    speaker_loses(outcome)?;
+    piece_list_in(condition)?;
+    let reordered: Vec<&str> = condition.iter().chain(outcome).copied().collect();
+    read_if(&reordered)
 }
 
 /// Words that bans and requests begin with after a negation.
@@ -508,10 +527,12 @@ fn read_negated(c: &[&str]) -> Readings {
             if !after[end..].iter().all(|w| is_mate(w) || *w == "me") {
                 return None;
             }
-            let level = if mate_word(&after[end..]) == Some(true) {
-                Level::Mates
-            } else {
-                level
+            // "dont give q, mates me" and "dont give him q he mates": a
+            // piece that is not to be given and mates is a level-3 ban.
+            let level = match mate_word(&after[end..]) {
+                Some(true) => Level::Mates,
+                Some(false) if giving => Level::Mates,
+                _ => level,
             };
             Some(kinds.into_iter().map(|k| Reading::Ban(k, level)).collect())
         }

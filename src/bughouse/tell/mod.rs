@@ -312,6 +312,14 @@ mod tests {
             ("if i get n i mate", "need n 3"),
             ("if i get n hes dead", "need n 3"),
             ("if i get n he is mated", "need n 3"),
+            // Phrasings first seen outside the corpus (issue 71's review).
+            ("I have mate with N", "need n 3"),
+            ("i got mate with a q", "need q 3"),
+            ("they mate if they get a rook", "ban r 3"),
+            ("im dead if he gets a q", "ban q 3"),
+            ("i mate if i get n", "need n 3"),
+            ("don't give him a q he mates", "ban q 3"),
+            ("dont give q, it mates me", "ban q 3"),
         ] {
             assert_eq!(shown(text), [meant], "{text}");
         }
@@ -330,6 +338,8 @@ mod tests {
         assert_eq!(shown(""), ["chat"]);
         assert_eq!(shown("hi, blorp"), ["chat", "unknown"]);
         assert_eq!(shown("sit, blorp"), ["sit", "unknown"]);
+        assert_eq!(shown("sit if he gets q"), ["sit"]);
+        assert_eq!(shown("i have mate"), ["chat"]);
     }
 
     /// Untrusted text of any shape reads without a panic, and a long tell
