@@ -20,6 +20,7 @@
 //! `move M`, `time CS`, `otim CS`, `chat`, `help`, `unknown`.
 
 mod clause;
+mod clock;
 mod outcome;
 mod reading;
 mod words;
