@@ -313,7 +313,8 @@ mod tests {
             ("if i get n i mate", "need n 3"),
             ("if i get n hes dead", "need n 3"),
             ("if i get n he is mated", "need n 3"),
-            // Phrasings first seen outside the corpus (issue 71's review).
+            // The three misses of issue 71's review ("I have mate with N",
+            // "they mate if ...", "... he mates") and their neighbours.
             ("I have mate with N", "need n 3"),
             ("i got mate with a q", "need q 3"),
             ("they mate if they get a rook", "ban r 3"),
