@@ -5,11 +5,12 @@
 //! covers is not understood (`None`).
 
 use super::clock::read_clock_lead;
+use super::negated::read_negated;
 use super::outcome::{opponent_mates, speaker_loses};
 use super::reading::{Level, Reading};
 use super::words::{
-    is_chat, is_filler, is_first_person, is_mate, is_negation, is_strong_chat, piece_list,
-    pieces_of, uci_move,
+    drops_as_pieces, is_chat, is_filler, is_first_person, is_mate, is_negation, is_strong_chat,
+    mate_word, piece_list, pieces_of, uci_move,
 };
 use crate::types::PieceType;
 
@@ -18,7 +19,7 @@ type Readings = Option<Vec<Reading>>;
 /// Reads one clause (its words, in lower case, without punctuation);
 /// `question`: it ended with `?`.
 pub(super) fn read_clause(raw: &[String], question: bool) -> Readings {
-    let raw = merge_subject(raw);
+    let raw = drops_as_pieces(merge_subject(raw));
     let raw: Vec<&str> = raw.iter().map(String::as_str).collect();
     if raw.is_empty() {
         return Some(vec![Reading::Chat]);
@@ -113,7 +114,14 @@ fn is_small_talk(raw: &[&str]) -> bool {
     let thanks = matches!(raw[0], "thanks" | "thank" | "thx" | "ty" | "tyvm")
         && raw.get(1).is_none_or(|w| matches!(*w, "for" | "you" | "u"));
     let greeting = matches!(raw[0], "gg" | "glhf" | "greetings" | "welcome")
-        || matches!(raw, ["my", "bad"] | ["well", "played"]);
+        || matches!(
+            raw,
+            ["my", "bad"]
+                | ["well", "played"]
+                | ["careful" | "beware"]
+                | ["be", "careful"]
+                | ["watch", "out"]
+        );
     all_chat || thanks || greeting
 }
 
@@ -225,14 +233,6 @@ fn read_sign(c: &[&str]) -> Readings {
     )
 }
 
-/// `Some(true)` when the words have a word of mating followed by `me`
-/// (`mates me`: a piece that mates the speaker), `Some(false)` for a word
-/// of mating without it, `None` without one.
-fn mate_word(c: &[&str]) -> Option<bool> {
-    let i = c.iter().position(|w| is_mate(w))?;
-    Some(c.get(i + 1) == Some(&"me"))
-}
-
 /// `time 1234`, `otim 567`, `help`, `move e2e4`, `e2e4`, `drop n f7`.
 fn read_time_help_move(c: &[&str]) -> Readings {
     let one = |r: Reading| Some(vec![r]);
@@ -316,6 +316,9 @@ fn read_subject(c: &[&str]) -> Readings {
         // "i have mate with n", "i got mate with q": a need of level 3,
         // as "mate with n"; "i have mate" alone is news.
         ["have" | "got" | "see", m, ..] if is_mate(m) => read_command(&c[1..]),
+        ["have" | "got" | "see", p, m, ..] if pieces_of(p).is_some() && is_mate(m) => {
+            read_command(&c[1..])
+        }
         _ if matches!(
             verb,
             "sit" | "sitting" | "stall" | "stalling" | "wait" | "waiting" | "frozen" | "stuck"
@@ -392,97 +395,6 @@ fn read_outcome_then_if(raw: &[&str]) -> Readings {
     read_if(&reordered)
 }
 
-/// Words that bans and requests begin with after a negation.
-fn is_giving(w: &str) -> bool {
-    matches!(
-        w,
-        "give"
-            | "giving"
-            | "trade"
-            | "trades"
-            | "trading"
-            | "lose"
-            | "losing"
-            | "sac"
-            | "sack"
-            | "sacrifice"
-            | "feed"
-            | "hang"
-            | "let"
-            | "allow"
-            | "get"
-            | "have"
-            | "take"
-            | "away"
-    )
-}
-
-/// A clause with a negation: only the patterns below are read; any other
-/// negated clause is not understood, so that it is never read with the
-/// opposite meaning.
-fn read_negated(c: &[&str]) -> Readings {
-    let one = |r: Reading| Some(vec![r]);
-    let neg = c[0];
-    let rest = &c[1..];
-    // "must not give q", "never give q": level 3; "avoid giving q": 1.
-    let (neg, rest) = match (neg, rest) {
-        ("must", [n, rest @ ..]) if is_negation(n) => ("never", rest),
-        _ => (neg, rest),
-    };
-    if !is_negation(neg) {
-        return match c {
-            // "q doesnt mate": read_cancel has taken the rest.
-            ["give", "nothing" | "none", ..] => one(Reading::TradesBad),
-            ["give", "no", "pieces" | "piece" | "material" | "stuff"] => one(Reading::TradesBad),
-            _ => None,
-        };
-    }
-    let level = match neg {
-        "never" => Level::Mates,
-        "avoid" => Level::Like,
-        _ => Level::Need,
-    };
-    let skip = rest.iter().take_while(|w| is_giving(w)).count();
-    let giving = skip > 0;
-    let after = &rest[skip..];
-    match (neg, after) {
-        ("dont" | "never" | "stop" | "no" | "not", ["move" | "moving" | "moves"]) if !giving => {
-            one(Reading::Sit)
-        }
-        (
-            "dont" | "stop" | "no",
-            ["sit" | "sitting" | "stall" | "stalling" | "wait" | "waiting"],
-        ) if !giving => one(Reading::Go),
-        ("stop" | "wait", []) if !giving => one(Reading::Sit),
-        ("dont", ["go"]) => one(Reading::Sit),
-        ("dont" | "no", ["hurry" | "rush"]) if !giving => one(Reading::Slow),
-        ("dont" | "didnt", ["understand" | "know" | "get", ..]) => one(Reading::Chat),
-        ("no", ["problem" | "worries" | "prob"]) => one(Reading::Chat),
-        ("not" | "no", ["dead"]) => one(Reading::Alive),
-        (
-            "dont" | "no" | "never" | "stop" | "avoid",
-            []
-            | ["anything" | "nothing" | "pieces" | "piece" | "stuff" | "material" | "trades" | "trade"
-            | "trading"],
-        ) if giving || matches!(after, ["trades" | "trade" | "trading"]) => one(Reading::TradesBad),
-        ("dont" | "no" | "never" | "not" | "avoid", _) if giving || neg == "no" || neg == "not" => {
-            let (kinds, end) = piece_list(after, 0)?;
-            if !after[end..].iter().all(|w| is_mate(w) || *w == "me") {
-                return None;
-            }
-            // "dont give q, mates me" and "dont give him q he mates": a
-            // piece that is not to be given and mates is a level-3 ban.
-            let level = match mate_word(&after[end..]) {
-                Some(true) => Level::Mates,
-                Some(false) if giving => Level::Mates,
-                _ => level,
-            };
-            Some(kinds.into_iter().map(|k| Reading::Ban(k, level)).collect())
-        }
-        _ => None,
-    }
-}
-
 /// A clause without a negation that starts with what is asked: `sit`,
 /// `go`, `fast`, `need n`, `n mates`, `trades good`, `keep q`, `dead`.
 fn read_command(c: &[&str]) -> Readings {
@@ -543,6 +455,7 @@ fn read_command(c: &[&str]) -> Readings {
                 "material",
                 "pieces",
                 "stuff",
+                "off",
             ];
             if !rest.is_empty() && all(rest, &bad) {
                 one(Reading::TradesBad)
@@ -553,6 +466,8 @@ fn read_command(c: &[&str]) -> Readings {
             }
         }
         "keep" if matches!(rest, ["trading" | "trade" | "trades"]) => one(Reading::TradesGood),
+        "keep" | "save" if is_any_material(rest) => one(Reading::TradesBad),
+        "take" | "grab" | "capture" if is_any_material(rest) => one(Reading::TradesGood),
         "keep" | "save" | "protect" | "guard" => bans(rest, Level::Need),
         "careful" if rest.first() == Some(&"with") => bans(&rest[1..], Level::Like),
         "need" | "needs" | "needed" | "want" | "wanna" | "neeed" | "ned" | "nd" | "gimme"
@@ -587,22 +502,56 @@ fn read_command(c: &[&str]) -> Readings {
 /// Needs for the pieces at the start of `c`, at `level` unless the words
 /// after them say more (`need n to mate`: 3; `n would be nice`: 1).
 fn needs(c: &[&str], level: Level) -> Readings {
+    if c.first().is_some_and(|w| is_any_material(&[*w]))
+        && c[1..].iter().all(|w| is_liking(w) || *w == "needed")
+    {
+        // "give me anything", "anything helps": any piece will do.
+        return Some(vec![Reading::TradesGood]);
+    }
     let (kinds, end) = piece_list(c, 0)?;
     let tail = &c[end..];
     let level = match mate_word(tail) {
         Some(true) => return None,
         Some(false) => Level::Mates,
+        // "at any cost", "whatever it takes": give anything for it.
+        None if tail
+            .iter()
+            .any(|w| matches!(*w, "cost" | "costs" | "takes")) =>
+        {
+            Level::Mates
+        }
         None if tail.iter().any(|w| is_liking(w)) => Level::Like,
         None => level,
     };
     if !tail.iter().all(|w| {
         is_mate(w)
             || is_liking(w)
-            || matches!(*w, "for" | "with" | "first" | "back" | "soon" | "me")
+            || matches!(
+                *w,
+                "for"
+                    | "with"
+                    | "first"
+                    | "back"
+                    | "soon"
+                    | "me"
+                    | "cost"
+                    | "costs"
+                    | "whatever"
+                    | "takes"
+            )
     }) {
         return None;
     }
     Some(kinds.into_iter().map(|k| Reading::Need(k, level)).collect())
+}
+
+/// Material in general rather than a piece: `anything`, `pieces`,
+/// `everything` (`keep pieces`, `take everything`, `anything helps`).
+fn is_any_material(c: &[&str]) -> bool {
+    matches!(
+        c,
+        ["anything" | "something" | "everything" | "pieces" | "piece" | "material" | "stuff"]
+    )
 }
 
 /// Bans of the pieces at the start of `c`, at `level`.
@@ -635,6 +584,9 @@ fn is_liking(w: &str) -> bool {
 /// `n mates` a need of level 3, `q mates me` a ban of level 3, `n would be
 /// nice` a need of level 1, `q kills me` a ban, `n coming` news.
 fn piece_first(c: &[&str]) -> Readings {
+    if c.first().is_some_and(|w| is_any_material(&[*w])) {
+        return needs(c, Level::Need);
+    }
     let (kinds, end) = piece_list(c, 0)?;
     let tail = &c[end..];
     let all = |make: fn(PieceType) -> Reading| Some(kinds.iter().map(|&k| make(k)).collect());
@@ -644,6 +596,9 @@ fn piece_first(c: &[&str]) -> Readings {
         }
         ["coming" | "comes" | "incoming"] | ["on", "way"] | ["way"] => Some(vec![Reading::Chat]),
         ["kills" | "kill", "me"] => all(|k| Reading::Ban(k, Level::Mates)),
+        // "n wins", "q wins the game" ("his q wins" is taken before, as
+        // the opponent's).
+        ["wins"] | ["wins", "game"] => all(|k| Reading::Need(k, Level::Mates)),
         ["hurts" | "bad" | "dangerous", "me"] | ["dangerous"] => {
             all(|k| Reading::Ban(k, Level::Need))
         }

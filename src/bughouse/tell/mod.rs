@@ -21,6 +21,7 @@
 
 mod clause;
 mod clock;
+mod negated;
 mod outcome;
 mod reading;
 mod words;
@@ -324,6 +325,44 @@ mod tests {
             ("dont give q, it mates me", "ban q 3"),
         ] {
             assert_eq!(shown(text), [meant], "{text}");
+        }
+    }
+
+    /// Phrasings outside the corpus, written as players type them (a
+    /// session's probe of the reader): a drop that mates names its piece,
+    /// groups of pieces, material in general, "at any cost", "wins".
+    #[test]
+    fn drops_groups_and_material_in_general_are_read() {
+        for (text, meant) in [
+            ("N@f7 mates", vec!["need n 3"]),
+            ("Nf7 mates", vec!["need n 3"]),
+            ("R@h8 is mate", vec!["need r 3"]),
+            ("q@g7#", vec!["need q 3"]),
+            ("n@f7 mates me", vec!["ban n 3"]),
+            ("he has n@f7 mate", vec!["ban n 3"]),
+            ("i have Nf7 mate", vec!["need n 3"]),
+            ("n@f7", vec!["move N@f7"]),
+            ("don't give up your knight", vec!["ban n 2"]),
+            ("keep pieces", vec!["trades bad"]),
+            ("take everything", vec!["trades good"]),
+            ("trade off everything", vec!["trades good"]),
+            ("give me anything", vec!["trades good"]),
+            ("any piece helps", vec!["trades good"]),
+            ("careful, n mates me", vec!["ban n 3"]),
+            ("need diagonals", vec!["need p 2", "need b 2", "need q 2"]),
+            ("need heavy pieces", vec!["need r 2", "need q 2"]),
+            ("a minor piece would help", vec!["need n 1", "need b 1"]),
+            ("get a knight at any cost", vec!["need n 3"]),
+            ("n wins", vec!["need n 3"]),
+            ("queen wins the game", vec!["need q 3"]),
+            ("his q wins", vec!["ban q 3"]),
+            ("he wins with q", vec!["ban q 3"]),
+            ("we're low on time", vec!["down"]),
+            // Not guessed: giving up is resigning, "all" alone says nothing.
+            ("dont give up", vec!["unknown"]),
+            ("all", vec!["unknown"]),
+        ] {
+            assert_eq!(shown(text), meant, "{text}");
         }
     }
 

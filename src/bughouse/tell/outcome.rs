@@ -70,13 +70,14 @@ fn speaker_loses_at(raw: &[&str], k: usize) -> bool {
     is_loss(raw[k]) != opponent_acts
 }
 
-/// The opponent mates (outside an `if`): its first word of mating is about
-/// the speaker losing (`he mates with q`, `his n mates`, `my opp has mate
-/// with r`, `q mates me`), and nothing is negated.
+/// The opponent mates (outside an `if`): its first word of mating or
+/// winning is about the speaker losing (`he mates with q`, `his n mates`,
+/// `my opp has mate with r`, `q mates me`, `his q wins`), and nothing is
+/// negated.
 pub(super) fn opponent_mates(raw: &[&str]) -> bool {
     !raw.iter().any(|w| is_negation(w))
         && raw
             .iter()
-            .position(|w| is_mate(w))
+            .position(|w| is_mate(w) || matches!(*w, "win" | "wins"))
             .is_some_and(|k| speaker_loses_at(raw, k))
 }

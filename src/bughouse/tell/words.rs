@@ -16,13 +16,60 @@ pub fn piece_name(w: &str) -> Option<PieceType> {
     })
 }
 
-/// The pieces a word names: a name (`knight`), or two to five different
-/// piece letters run together (`nb`, `rq`), as `+nb` writes them.
+/// The pieces a word names: a name (`knight`), a kind of piece as players
+/// group them (`diagonals`: p, b, q, as Sjeng's `+d`; `heavy`: r, q, as
+/// `+h`; `minors`: n, b), or two to five different piece letters run
+/// together (`nb`, `rq`), as `+nb` writes them.
 pub fn pieces_of(w: &str) -> Option<Vec<PieceType>> {
+    use PieceType::*;
     if let Some(k) = piece_name(w) {
         return Some(vec![k]);
     }
-    letters(w, "pnbrq")
+    match w {
+        "diagonal" | "diagonals" | "diag" | "diags" => Some(vec![Pawn, Bishop, Queen]),
+        "heavy" | "heavies" => Some(vec![Rook, Queen]),
+        "minor" | "minors" => Some(vec![Knight, Bishop]),
+        _ => letters(w, "pnbrq"),
+    }
+}
+
+/// A drop or a piece move written with its square (`n@f7`, `nf7`, `q@g7#`)
+/// where a tell says it mates: the piece, and whether the word ends in `#`.
+pub fn mating_square_piece(w: &str) -> Option<(PieceType, bool)> {
+    let (w, hash) = match w.strip_suffix('#') {
+        Some(w) => (w, true),
+        None => (w.strip_suffix('+').unwrap_or(w), false),
+    };
+    let w = w.replacen('@', "", 1);
+    let (piece, square) = w.split_at_checked(1)?;
+    let k = piece_name(piece)?;
+    is_square(square).then_some((k, hash))
+}
+
+/// The words of a clause that says a drop mates (`n@f7 mates`, `R@h8 is
+/// mate`, `q@g7#`) with each such drop written as its piece (`n mates`), so
+/// that the drop is read as the piece it needs; other clauses unchanged
+/// (`n@f7` alone is a dictated move).
+pub fn drops_as_pieces(words: Vec<String>) -> Vec<String> {
+    let mating = words
+        .iter()
+        .any(|w| is_mate(w) || (w.ends_with('#') && mating_square_piece(w).is_some()));
+    if !mating {
+        return words;
+    }
+    let mut out = Vec::with_capacity(words.len() + 1);
+    for w in words {
+        match mating_square_piece(&w) {
+            Some((k, hash)) => {
+                out.push(k.char().to_string());
+                if hash {
+                    out.push("#".to_string());
+                }
+            }
+            None => out.push(w),
+        }
+    }
+    out
 }
 
 /// Piece letters run together (1 to 5, each once) from `allowed`, with
@@ -62,8 +109,12 @@ pub fn letters(w: &str, allowed: &str) -> Option<Vec<PieceType>> {
 /// A list of pieces from `words[i]` on: pieces joined by `or`, `and`,
 /// `n/b`; returns them and the index after the list.
 pub fn piece_list(words: &[&str], mut i: usize) -> Option<(Vec<PieceType>, usize)> {
+    // "heavy pieces", "a minor piece": the word after a group name.
+    let noun = |words: &[&str], i: usize| {
+        i + usize::from(matches!(words.get(i), Some(&("piece" | "pieces"))))
+    };
     let mut out: Vec<PieceType> = pieces_of(words.get(i)?)?;
-    i += 1;
+    i = noun(words, i + 1);
     while let (Some(&join), Some(next)) = (words.get(i), words.get(i + 1)) {
         let Some(more) = pieces_of(next).filter(|_| matches!(join, "or" | "and")) else {
             break;
@@ -73,7 +124,7 @@ pub fn piece_list(words: &[&str], mut i: usize) -> Option<(Vec<PieceType>, usize
                 out.push(k);
             }
         }
-        i += 2;
+        i = noun(words, i + 2);
     }
     Some((out, i))
 }
@@ -187,6 +238,7 @@ pub fn is_filler(w: &str) -> bool {
             | "anymore"
             | "again"
             | "we"
+            | "were"
             | "us"
             | "do"
             | "let"
@@ -347,4 +399,12 @@ pub fn is_negation(w: &str) -> bool {
             | "avoid"
             | "nor"
     )
+}
+
+/// `Some(true)` when the words have a word of mating followed by `me`
+/// (`mates me`: a piece that mates the speaker), `Some(false)` for a word
+/// of mating without it, `None` without one.
+pub fn mate_word(c: &[&str]) -> Option<bool> {
+    let i = c.iter().position(|w| is_mate(w))?;
+    Some(c.get(i + 1) == Some(&"me"))
 }
