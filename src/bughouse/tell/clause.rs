@@ -6,7 +6,7 @@
 
 use super::clock::read_clock_lead;
 use super::negated::read_negated;
-use super::outcome::{opponent_mates, speaker_loses};
+use super::outcome::{is_opponent, opponent_mates, speaker_loses};
 use super::reading::{Level, Reading};
 use super::words::{
     drops_as_pieces, is_chat, is_filler, is_first_person, is_mate, is_negation, is_strong_chat,
@@ -54,6 +54,10 @@ pub(super) fn read_clause(raw: &[String], question: bool) -> Readings {
         .position(|w| is_subordinate(w))
         .map_or(raw.len(), |i| i + 1);
     let raw = &raw[..end];
+    if piece_list_in(raw).is_none() && opponent_mates(raw) && is_only_mating_me(raw) {
+        // "hes mating me", "he mates me": the speaker is lost.
+        return Some(vec![Reading::Dead]);
+    }
     if let Some(kinds) = piece_list_in(raw).filter(|_| opponent_mates(raw)) {
         // "he mates with q", "his n mates", "opp has mate with r": the
         // piece mates the speaker, as in "q mates me".
@@ -84,6 +88,19 @@ pub(super) fn read_clause(raw: &[String], question: bool) -> Readings {
         return None;
     }
     Some(found)
+}
+
+/// Only the opponent mating the speaker (`hes mating me`, `he is going to
+/// mate me`), with no piece and nothing else.
+fn is_only_mating_me(raw: &[&str]) -> bool {
+    raw.iter().all(|w| {
+        is_mate(w)
+            || is_opponent(w)
+            || matches!(
+                *w,
+                "me" | "is" | "going" | "gonna" | "to" | "will" | "about"
+            )
+    })
 }
 
 /// "i am", "i m" and "iam" as one word `im`; "i will" as `ill` (I'll).
@@ -121,6 +138,8 @@ fn is_small_talk(raw: &[&str]) -> bool {
                 | ["careful" | "beware"]
                 | ["be", "careful"]
                 | ["watch", "out"]
+                | ["gotcha"]
+                | ["got", "it"]
         );
     all_chat || thanks || greeting
 }
@@ -468,10 +487,18 @@ fn read_command(c: &[&str]) -> Readings {
         "keep" if matches!(rest, ["trading" | "trade" | "trades"]) => one(Reading::TradesGood),
         "keep" | "save" if is_any_material(rest) => one(Reading::TradesBad),
         "take" | "grab" | "capture" if is_any_material(rest) => one(Reading::TradesGood),
+        // "feed me (pieces)": anything will do.
+        "feed" if matches!(rest, ["me"]) || matches!(rest, ["me", m] if is_any_material(&[*m])) => {
+            one(Reading::TradesGood)
+        }
+        "make" if matches!(rest, ["move"]) => one(Reading::Go),
+        // "flag him": play fast, his clock is the target.
+        "flag" if rest.is_empty() => one(Reading::Fast),
         "keep" | "save" | "protect" | "guard" => bans(rest, Level::Need),
         "careful" if rest.first() == Some(&"with") => bans(&rest[1..], Level::Like),
         "need" | "needs" | "needed" | "want" | "wanna" | "neeed" | "ned" | "nd" | "gimme"
-        | "get" | "capture" | "kill" | "grab" | "steal" | "hunt" | "must" | "take" | "with" => {
+        | "get" | "capture" | "kill" | "grab" | "steal" | "hunt" | "must" | "take" | "with"
+        | "send" | "pass" => {
             let rest = match rest {
                 ["have" | "get" | "me", more @ ..] => more,
                 more => more,

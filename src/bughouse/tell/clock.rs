@@ -13,7 +13,7 @@ pub(super) fn read_clock_lead(c: &[&str]) -> Option<Reading> {
     let (ahead, rest) = match c {
         [w, rest @ ..] if matches!(*w, "up" | "ahead") => (true, rest),
         [w, rest @ ..] if matches!(*w, "down" | "behind") => (false, rest),
-        ["low" | "short", rest @ ..] if !rest.is_empty() && rest.iter().all(clock) => {
+        ["low" | "short" | "losing", rest @ ..] if !rest.is_empty() && rest.iter().all(clock) => {
             return Some(Reading::Down(None));
         }
         ["lots" | "plenty" | "lot", rest @ ..] if !rest.is_empty() && rest.iter().all(clock) => {

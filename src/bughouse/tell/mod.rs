@@ -358,9 +358,20 @@ mod tests {
             ("his q wins", vec!["ban q 3"]),
             ("he wins with q", vec!["ban q 3"]),
             ("we're low on time", vec!["down"]),
+            ("we're losing on time", vec!["down"]),
+            ("feed me pieces", vec!["trades good"]),
+            ("i need 2 knights", vec!["need n 2"]),
+            ("two pawns", vec!["need p 2"]),
+            ("pass me a knight", vec!["need n 2"]),
+            ("send n", vec!["need n 2"]),
+            ("he's mating me", vec!["dead"]),
+            ("make a move!", vec!["go"]),
+            ("flag him", vec!["fast"]),
+            ("got it", vec!["chat"]),
             // Not guessed: giving up is resigning, "all" alone says nothing.
             ("dont give up", vec!["unknown"]),
             ("all", vec!["unknown"]),
+            ("he has mate", vec!["unknown"]),
         ] {
             assert_eq!(shown(text), meant, "{text}");
         }

@@ -14,7 +14,7 @@ fn is_loss(w: &str) -> bool {
 /// Words that name the partner's opponent as the one who acts: `he mates`,
 /// `his q mates`, `opp has mate` (not `him`: `mate him` is the opponent
 /// mated).
-fn is_opponent(w: &str) -> bool {
+pub(super) fn is_opponent(w: &str) -> bool {
     matches!(
         w,
         "he" | "hes"

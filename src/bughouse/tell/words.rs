@@ -113,6 +113,13 @@ pub fn piece_list(words: &[&str], mut i: usize) -> Option<(Vec<PieceType>, usize
     let noun = |words: &[&str], i: usize| {
         i + usize::from(matches!(words.get(i), Some(&("piece" | "pieces"))))
     };
+    // "2 knights", "two pawns": a count before the piece.
+    let count = |w: &str| matches!(w, "2" | "3" | "4" | "two" | "three" | "four" | "couple");
+    if words.get(i).is_some_and(|w| count(w))
+        && words.get(i + 1).is_some_and(|w| pieces_of(w).is_some())
+    {
+        i += 1;
+    }
     let mut out: Vec<PieceType> = pieces_of(words.get(i)?)?;
     i = noun(words, i + 1);
     while let (Some(&join), Some(next)) = (words.get(i), words.get(i + 1)) {
