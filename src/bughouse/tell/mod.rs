@@ -368,6 +368,12 @@ mod tests {
             ("make a move!", vec!["go"]),
             ("flag him", vec!["fast"]),
             ("got it", vec!["chat"]),
+            // One slip in a long piece name; not in the short ones.
+            ("kinght pls", vec!["need n 2"]),
+            ("bihsop", vec!["need b 2"]),
+            ("qeen please", vec!["need q 2"]),
+            ("I'm rock here", vec!["alive"]),
+            ("dont move yet!!", vec!["sit"]),
             // Not guessed: giving up is resigning, "all" alone says nothing.
             ("dont give up", vec!["unknown"]),
             ("all", vec!["unknown"]),

@@ -12,8 +12,46 @@ pub fn piece_name(w: &str) -> Option<PieceType> {
         "b" | "bishop" | "bishops" | "bish" | "bishes" => PieceType::Bishop,
         "r" | "rook" | "rooks" => PieceType::Rook,
         "q" | "queen" | "queens" | "queenie" => PieceType::Queen,
-        _ => return None,
+        _ => return misspelt_piece(w),
     })
+}
+
+/// A long piece name typed with one slip (`kinght`, `bihsop`, `qeen`,
+/// `knigt`): one letter left out, added, changed, or two neighbours
+/// swapped, the first letter right. Only `knight`, `bishop` and `queen`:
+/// the short names have real words at that distance (`rook`: `rock`,
+/// `took`, `look`).
+fn misspelt_piece(w: &str) -> Option<PieceType> {
+    let w = w.strip_suffix('s').unwrap_or(w);
+    if !w.is_ascii() || w.len() < 4 {
+        return None;
+    }
+    [
+        ("knight", PieceType::Knight),
+        ("bishop", PieceType::Bishop),
+        ("queen", PieceType::Queen),
+    ]
+    .into_iter()
+    .find(|(name, _)| {
+        w.as_bytes()[0] == name.as_bytes()[0] && one_slip(w.as_bytes(), name.as_bytes())
+    })
+    .map(|(_, k)| k)
+}
+
+/// Whether `a` is `b` with at most one letter left out, added or changed,
+/// or two neighbours swapped.
+fn one_slip(a: &[u8], b: &[u8]) -> bool {
+    let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[common..], &b[common..]);
+    match (a.len(), b.len()) {
+        (0, 0) => true,
+        (x, y) if x == y => {
+            a[1..] == b[1..] || (x >= 2 && a[0] == b[1] && a[1] == b[0] && a[2..] == b[2..])
+        }
+        (x, y) if x + 1 == y => a == &b[1..],
+        (x, y) if x == y + 1 => &a[1..] == b,
+        _ => false,
+    }
 }
 
 /// The pieces a word names: a name (`knight`), a kind of piece as players
@@ -241,6 +279,7 @@ pub fn is_filler(w: &str) -> bool {
             | "quickly"
             | "right"
             | "still"
+            | "yet"
             | "any"
             | "anymore"
             | "again"
