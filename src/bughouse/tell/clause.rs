@@ -68,6 +68,9 @@ pub(super) fn read_clause(raw: &[String], question: bool) -> Readings {
                 .collect(),
         );
     }
+    if let Some(r) = opponent_clock(raw) {
+        return Some(vec![r]);
+    }
     let subject = raw.first().is_some_and(|w| is_first_person(w));
     let words: Vec<&str> = raw
         .iter()
@@ -88,6 +91,28 @@ pub(super) fn read_clause(raw: &[String], question: bool) -> Readings {
         return None;
     }
     Some(found)
+}
+
+/// The partner's opponent's clock (`he is low on time`, `hes up 10`, `my
+/// opp is down on time`): the partner's lead is the opposite one.
+fn opponent_clock(raw: &[&str]) -> Option<Reading> {
+    let subject = raw
+        .iter()
+        .take_while(|w| is_filler(w) || is_opponent(w))
+        .any(|w| is_opponent(w));
+    if !subject {
+        return None;
+    }
+    let words: Vec<&str> = raw
+        .iter()
+        .copied()
+        .filter(|w| !is_filler(w) && !is_opponent(w))
+        .collect();
+    match read_clock_lead(&words)? {
+        Reading::Up(cs) => Some(Reading::Down(cs)),
+        Reading::Down(cs) => Some(Reading::Up(cs)),
+        _ => None,
+    }
 }
 
 /// Only the opponent mating the speaker (`hes mating me`, `he is going to

@@ -44,6 +44,14 @@ pub fn read(text: &str) -> Vec<Reading> {
     let mut chat = false;
     let mut unknown = false;
     for (clause, question) in clauses(&text) {
+        if let Some(readings) = material_but(&clause) {
+            for r in readings {
+                if !found.contains(&r) {
+                    found.push(r);
+                }
+            }
+            continue;
+        }
         for part in split_joined(&clause) {
             // "dont give q, it mates me": the clause before is level 3.
             if let Some(me) = mates_clause(&part) {
@@ -73,6 +81,28 @@ pub fn read(text: &str) -> Vec<Reading> {
         found.push(Reading::Unknown);
     }
     found
+}
+
+/// "anything but a knight", "you can trade everything except q": trades
+/// are good, and the pieces after `but`/`except` are not to be given (a
+/// ban of level 2). Only when the words before read as `trades good` and
+/// the words after are the pieces alone; `None` otherwise.
+fn material_but(words: &[String]) -> Option<Vec<Reading>> {
+    let at = words
+        .iter()
+        .position(|w| matches!(w.as_str(), "but" | "except" | "besides" | "exc"))?;
+    let after: Vec<&str> = words[at + 1..]
+        .iter()
+        .map(String::as_str)
+        .filter(|w| !words::is_filler(w) && *w != "for")
+        .collect();
+    let (kinds, end) = words::piece_list(&after, 0)?;
+    if end != after.len() || clause::read_clause(&words[..at], false)? != [Reading::TradesGood] {
+        return None;
+    }
+    let mut out = vec![Reading::TradesGood];
+    out.extend(kinds.into_iter().map(|k| Reading::Ban(k, Level::Need)));
+    Some(out)
 }
 
 /// `Some(true)` for a clause that only says "it mates me", `Some(false)`
@@ -283,6 +313,11 @@ mod tests {
         assert_eq!(shown("hurry up"), ["fast"]);
         assert_eq!(shown("slow down"), ["slow"]);
         assert_eq!(shown("sit down"), ["sit"]);
+        // Said of the partner's opponent, the lead is the partner's opposite
+        // (these read as the partner's own clock before).
+        assert_eq!(shown("he is low on time"), ["up"]);
+        assert_eq!(shown("he's up on time"), ["down"]);
+        assert_eq!(shown("my opp is down 10 secs"), ["up 1000"]);
         for odd in [
             "up n",
             "are you up?",
@@ -374,6 +409,18 @@ mod tests {
             ("qeen please", vec!["need q 2"]),
             ("I'm rock here", vec!["alive"]),
             ("dont move yet!!", vec!["sit"]),
+            // An exception to "trades good" is a ban (this was read as
+            // "need n" before).
+            ("anything but a knight", vec!["trades good", "ban n 2"]),
+            (
+                "you can trade anything but q",
+                vec!["trades good", "ban q 2"],
+            ),
+            (
+                "trade everything except the queen",
+                vec!["trades good", "ban q 2"],
+            ),
+            ("need n but b is ok", vec!["unknown"]),
             // Not guessed: giving up is resigning, "all" alone says nothing.
             ("dont give up", vec!["unknown"]),
             ("all", vec!["unknown"]),
