@@ -68,17 +68,27 @@ pub(super) fn read_clause(raw: &[String], question: bool) -> Readings {
                 .collect(),
         );
     }
-    if let Some(r) = opponent_clock(raw) {
-        return Some(vec![r]);
-    }
-    let subject = raw.first().is_some_and(|w| is_first_person(w));
+    // "he needs n", "he is low on time": said of the partner's opponent.
+    let opponent = opponent_is_subject(raw);
+    let subject = !opponent && raw.first().is_some_and(|w| is_first_person(w));
     let words: Vec<&str> = raw
         .iter()
         .skip(usize::from(subject))
         .copied()
         .filter(|w| !is_filler(w) && !matches!(*w, "forcedly" | "getting" | "being"))
+        .filter(|w| !(opponent && is_opponent(w)))
         .collect();
+    if opponent {
+        if let Some(r) = read_clock_lead(&words) {
+            return Some(vec![said_of_opponent(r)]);
+        }
+    }
     let found = read_words(&words, subject)?;
+    let found: Vec<Reading> = if opponent {
+        found.into_iter().map(said_of_opponent).collect()
+    } else {
+        found
+    };
     if question
         && !found.iter().all(|r| {
             matches!(
@@ -93,25 +103,28 @@ pub(super) fn read_clause(raw: &[String], question: bool) -> Readings {
     Some(found)
 }
 
-/// The partner's opponent's clock (`he is low on time`, `hes up 10`, `my
-/// opp is down on time`): the partner's lead is the opposite one.
-fn opponent_clock(raw: &[&str]) -> Option<Reading> {
-    let subject = raw
-        .iter()
+/// The clause is about the partner's opponent: its first words are filler
+/// and an opponent as the subject (`he`, `hes`, `my opp`, `they`).
+fn opponent_is_subject(raw: &[&str]) -> bool {
+    // Not a possessive: "his n" may be "take his n".
+    let subject = |w: &str| is_opponent(w) && !matches!(w, "his" | "their" | "opps");
+    raw.iter()
         .take_while(|w| is_filler(w) || is_opponent(w))
-        .any(|w| is_opponent(w));
-    if !subject {
-        return None;
-    }
-    let words: Vec<&str> = raw
-        .iter()
-        .copied()
-        .filter(|w| !is_filler(w) && !is_opponent(w))
-        .collect();
-    match read_clock_lead(&words)? {
-        Reading::Up(cs) => Some(Reading::Down(cs)),
-        Reading::Down(cs) => Some(Reading::Up(cs)),
-        _ => None,
+        .any(|w| subject(w))
+}
+
+/// A reading of a clause said of the partner's opponent: what he needs is
+/// a ban (`he needs n`), his clock lead is the partner's opposite one (`he
+/// is low on time` is up), his board frozen is no piece coming (`he is
+/// sitting`); anything else (`he is dead`, `he is fast`) is not a request
+/// of the partner's and is not understood.
+fn said_of_opponent(r: Reading) -> Reading {
+    match r {
+        Reading::Need(k, level) => Reading::Ban(k, level),
+        Reading::Up(cs) => Reading::Down(cs),
+        Reading::Down(cs) => Reading::Up(cs),
+        Reading::Unavailable | Reading::Chat => r,
+        _ => Reading::Unknown,
     }
 }
 

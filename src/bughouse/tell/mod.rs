@@ -318,6 +318,13 @@ mod tests {
         assert_eq!(shown("he is low on time"), ["up"]);
         assert_eq!(shown("he's up on time"), ["down"]);
         assert_eq!(shown("my opp is down 10 secs"), ["up 1000"]);
+        // What the opponent needs is a ban; his state is not the partner's
+        // (these were read as needs, dead and fast before).
+        assert_eq!(shown("he needs n"), ["ban n 2"]);
+        assert_eq!(shown("they need a bishop"), ["ban b 2"]);
+        assert_eq!(shown("he is dead"), ["unknown"]);
+        assert_eq!(shown("he is fast"), ["unknown"]);
+        assert_eq!(shown("he is sitting"), ["unavailable"]);
         for odd in [
             "up n",
             "are you up?",
