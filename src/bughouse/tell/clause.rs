@@ -54,19 +54,22 @@ pub(super) fn read_clause(raw: &[String], question: bool) -> Readings {
         .position(|w| is_subordinate(w))
         .map_or(raw.len(), |i| i + 1);
     let raw = &raw[..end];
-    if piece_list_in(raw).is_none() && opponent_mates(raw) && is_only_mating_me(raw) {
-        // "hes mating me", "he mates me": the speaker is lost.
-        return Some(vec![Reading::Dead]);
-    }
-    if let Some(kinds) = piece_list_in(raw).filter(|_| opponent_mates(raw)) {
-        // "he mates with q", "his n mates", "opp has mate with r": the
-        // piece mates the speaker, as in "q mates me".
-        return Some(
-            kinds
-                .into_iter()
-                .map(|k| Reading::Ban(k, Level::Mates))
-                .collect(),
-        );
+    if opponent_mates(raw) {
+        match piece_list_in(raw) {
+            // "he mates with q", "his n mates", "opp has mate with r": the
+            // piece mates the speaker, as in "q mates me".
+            Some(kinds) => {
+                return Some(
+                    kinds
+                        .into_iter()
+                        .map(|k| Reading::Ban(k, Level::Mates))
+                        .collect(),
+                )
+            }
+            // "hes mating me", "he mates me": the speaker is lost.
+            None if is_only_mating_me(raw) => return Some(vec![Reading::Dead]),
+            None => {}
+        }
     }
     // "he needs n", "he is low on time": said of the partner's opponent.
     let opponent = opponent_is_subject(raw);
@@ -78,11 +81,6 @@ pub(super) fn read_clause(raw: &[String], question: bool) -> Readings {
         .filter(|w| !is_filler(w) && !matches!(*w, "forcedly" | "getting" | "being"))
         .filter(|w| !(opponent && is_opponent(w)))
         .collect();
-    if opponent {
-        if let Some(r) = read_clock_lead(&words) {
-            return Some(vec![said_of_opponent(r)]);
-        }
-    }
     let found = read_words(&words, subject)?;
     let found: Vec<Reading> = if opponent {
         found.into_iter().map(said_of_opponent).collect()
@@ -523,10 +521,12 @@ fn read_command(c: &[&str]) -> Readings {
             }
         }
         "keep" if matches!(rest, ["trading" | "trade" | "trades"]) => one(Reading::TradesGood),
-        "keep" | "save" if is_any_material(rest) => one(Reading::TradesBad),
-        "take" | "grab" | "capture" if is_any_material(rest) => one(Reading::TradesGood),
+        "keep" | "save" if matches!(rest, [m] if is_material_word(m)) => one(Reading::TradesBad),
+        "take" | "grab" | "capture" if matches!(rest, [m] if is_material_word(m)) => {
+            one(Reading::TradesGood)
+        }
         // "feed me (pieces)": anything will do.
-        "feed" if matches!(rest, ["me"]) || matches!(rest, ["me", m] if is_any_material(&[*m])) => {
+        "feed" if matches!(rest, ["me"]) || matches!(rest, ["me", m] if is_material_word(m)) => {
             one(Reading::TradesGood)
         }
         "make" if matches!(rest, ["move"]) => one(Reading::Go),
@@ -567,7 +567,7 @@ fn read_command(c: &[&str]) -> Readings {
 /// Needs for the pieces at the start of `c`, at `level` unless the words
 /// after them say more (`need n to mate`: 3; `n would be nice`: 1).
 fn needs(c: &[&str], level: Level) -> Readings {
-    if c.first().is_some_and(|w| is_any_material(&[*w]))
+    if c.first().is_some_and(|w| is_material_word(w))
         && c[1..].iter().all(|w| is_liking(w) || *w == "needed")
     {
         // "give me anything", "anything helps": any piece will do.
@@ -612,10 +612,10 @@ fn needs(c: &[&str], level: Level) -> Readings {
 
 /// Material in general rather than a piece: `anything`, `pieces`,
 /// `everything` (`keep pieces`, `take everything`, `anything helps`).
-fn is_any_material(c: &[&str]) -> bool {
+fn is_material_word(w: &str) -> bool {
     matches!(
-        c,
-        ["anything" | "something" | "everything" | "pieces" | "piece" | "material" | "stuff"]
+        w,
+        "anything" | "something" | "everything" | "pieces" | "piece" | "material" | "stuff"
     )
 }
 
@@ -649,7 +649,7 @@ fn is_liking(w: &str) -> bool {
 /// `n mates` a need of level 3, `q mates me` a ban of level 3, `n would be
 /// nice` a need of level 1, `q kills me` a ban, `n coming` news.
 fn piece_first(c: &[&str]) -> Readings {
-    if c.first().is_some_and(|w| is_any_material(&[*w])) {
+    if c.first().is_some_and(|w| is_material_word(w)) {
         return needs(c, Level::Need);
     }
     let (kinds, end) = piece_list(c, 0)?;

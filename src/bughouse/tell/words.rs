@@ -73,13 +73,13 @@ pub fn pieces_of(w: &str) -> Option<Vec<PieceType>> {
 
 /// A drop or a piece move written with its square (`n@f7`, `nf7`, `q@g7#`)
 /// where a tell says it mates: the piece, and whether the word ends in `#`.
-pub fn mating_square_piece(w: &str) -> Option<(PieceType, bool)> {
+fn mating_square_piece(w: &str) -> Option<(PieceType, bool)> {
     let (w, hash) = match w.strip_suffix('#') {
         Some(w) => (w, true),
         None => (w.strip_suffix('+').unwrap_or(w), false),
     };
-    let w = w.replacen('@', "", 1);
     let (piece, square) = w.split_at_checked(1)?;
+    let square = square.strip_prefix('@').unwrap_or(square);
     let k = piece_name(piece)?;
     is_square(square).then_some((k, hash))
 }
